@@ -1,0 +1,15 @@
+/** Tests run against real servers started once per run (test/helpers/global-setup.ts). */
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    // Type-checking is `npm run typecheck`; jest only transpiles, which keeps the run fast.
+    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+  },
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  testTimeout: 120_000,
+  reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
+};

@@ -1,0 +1,36 @@
+import express, { Express, Router } from 'express';
+import type { Logger } from '../logging/logger';
+import { correlationId } from './middleware/correlation-id';
+import { errorHandler, notFoundHandler } from './middleware/error-handler';
+import { requestLog } from './middleware/request-log';
+import { healthRoutes, ReadinessCheck } from './health.routes';
+
+/** Largest JSON body accepted: 15 signed orders fit in a few KB; anything far larger is abuse. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export interface AppDeps {
+  logger: Logger;
+  readiness: ReadinessCheck[];
+  /** Routers mounted under /v1, in order. */
+  v1Routers?: Router[];
+  /** Routers mounted at the root (e.g. /admin, /docs). */
+  rootRouters?: Router[];
+}
+
+/** Builds the Express app: correlation id, logs, JSON parsing, routes, then the error envelope. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(correlationId);
+  app.use(requestLog(deps.logger));
+  app.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
+  app.use(healthRoutes(deps.readiness));
+  const v1 = Router();
+  for (const router of deps.v1Routers ?? []) v1.use(router);
+  app.use('/v1', v1);
+  for (const router of deps.rootRouters ?? []) app.use(router);
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

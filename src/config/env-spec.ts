@@ -1,0 +1,95 @@
+/**
+ * Every environment variable the service reads, with its parser and default. The README's
+ * configuration table documents exactly this list (a test keeps the two in step).
+ */
+export type Parser<T> = (raw: string) => T;
+
+export interface VarSpec<T> {
+  parse: Parser<T>;
+  default?: T;
+  description: string;
+  secret?: boolean;
+}
+
+const port: Parser<number> = (raw) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error('must be a port number 0..65535');
+  return n;
+};
+const positiveInt: Parser<number> = (raw) => {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new Error('must be a positive integer');
+  return n;
+};
+const nonNegativeInt: Parser<number> = (raw) => {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n)) throw new Error('must be a non-negative integer');
+  return n;
+};
+const text: Parser<string> = (raw) => {
+  if (raw.trim() === '') throw new Error('must not be empty');
+  return raw;
+};
+const url: Parser<string> = (raw) => {
+  try {
+    new URL(raw);
+  } catch {
+    throw new Error('must be a URL');
+  }
+  return raw;
+};
+const hostPort: Parser<string> = (raw) => {
+  if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(raw)) throw new Error('must be host:port');
+  return raw;
+};
+const address: Parser<`0x${string}`> = (raw) => {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new Error('must be a 0x-prefixed 20-byte address');
+  return raw as `0x${string}`;
+};
+const privateKey: Parser<`0x${string}`> = (raw) => {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(raw)) throw new Error('must be a 0x-prefixed 32-byte hex private key');
+  return raw as `0x${string}`;
+};
+const logLevel: Parser<string> = (raw) => {
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw)) {
+    throw new Error('must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+  return raw;
+};
+const secret32: Parser<string> = (raw) => {
+  if (raw.length < 32) throw new Error('must be at least 32 characters');
+  return raw;
+};
+
+export const ENV_SPEC = {
+  HOST: { parse: text, default: '127.0.0.1', description: 'Interface the API (and embedded servers) listen on' },
+  PORT: { parse: port, default: 8080, description: 'API HTTP port (REST under /v1, socket.io under /v1/ws)' },
+  DATA_DIR: { parse: text, default: './data', description: 'Folder for the embedded servers\' on-disk state (Temporal, FerretDB, chain)' },
+  TOOLS_DIR: { parse: text, description: 'Cache of the Go-built tools (default ~/.cache/predex-tools)' },
+  LOG_LEVEL: { parse: logLevel, default: 'info', description: 'pino log level' },
+  TEMPORAL_ADDRESS: { parse: hostPort, description: 'External Temporal frontend host:port; unset starts the embedded dev server' },
+  TEMPORAL_NAMESPACE: { parse: text, default: 'default', description: 'Temporal namespace' },
+  TEMPORAL_TASK_QUEUE: { parse: text, default: 'predex', description: 'Task queue of the worker' },
+  TEMPORAL_PORT: { parse: port, default: 7233, description: 'Embedded Temporal frontend port' },
+  TEMPORAL_UI_PORT: { parse: port, default: 8233, description: 'Embedded Temporal Web UI port' },
+  MONGODB_URI: { parse: url, description: 'External MongoDB URI; unset starts the embedded FerretDB' },
+  MONGODB_DB: { parse: text, default: 'predex', description: 'Database name' },
+  MONGODB_PORT: { parse: port, default: 27017, description: 'Embedded FerretDB port' },
+  CHAIN_RPC_URL: { parse: url, description: 'External EVM JSON-RPC URL; unset starts the embedded chain (chain id 56)' },
+  CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },
+  CHAIN_PORT: { parse: port, default: 8545, description: 'Embedded chain JSON-RPC port' },
+  CHAIN_CONFIRMATIONS: { parse: nonNegativeInt, default: 1, description: 'Confirmations before a settlement is CONFIRMED' },
+  OPERATOR_PRIVATE_KEY: { parse: privateKey, secret: true, description: 'Settlement wallet key (embedded chain: a dev key is used)' },
+  EXCHANGE_ADDRESS: { parse: address, description: 'Exchange contract (external chain)' },
+  COLLATERAL_ADDRESS: { parse: address, description: 'Collateral ERC-20 (external chain)' },
+  CONDITIONAL_TOKENS_ADDRESS: { parse: address, description: 'Conditional tokens ERC-1155 (external chain)' },
+  AUTH_JWKS_URL: { parse: url, description: 'Identity provider JWKS URL for L1/L2 JWTs' },
+  AUTH_JWT_SECRET: { parse: secret32, secret: true, description: 'HS256 secret for JWTs (development and tests)' },
+  AUTH_JWT_ISSUER: { parse: text, description: 'Required JWT issuer, when set' },
+  AUTH_JWT_AUDIENCE: { parse: text, description: 'Required JWT audience, when set' },
+  API_KEY_PEPPER: { parse: secret32, secret: true, description: 'Server pepper mixed into API secret hashes' },
+  ADMIN_TOKEN: { parse: secret32, secret: true, description: 'Enables /admin with header x-admin-token; unset disables it' },
+} satisfies Record<string, VarSpec<unknown>>;
+
+export type EnvSpec = typeof ENV_SPEC;
+export type EnvName = keyof EnvSpec;

@@ -1,0 +1,2 @@
+export * from './env-spec';
+export * from './load-config';

@@ -1,0 +1,3 @@
+export * from './error-codes';
+export * from './app-error';
+export * from './error-envelope';
