@@ -1,0 +1,14 @@
+// Builds (once) the Go tools the embedded defaults need, into the cache outside the work tree.
+import { ensureGoTool } from '../src/tools/ensure-go-tool';
+import { FERRETDB, TEMPORAL_CLI } from '../src/tools/tool-versions';
+
+async function main(): Promise<void> {
+  const log = (line: string) => process.stdout.write(`[tools] ${line}\n`);
+  if (!process.env.TEMPORAL_ADDRESS) log(`temporal: ${await ensureGoTool(TEMPORAL_CLI, log)}`);
+  if (!process.env.MONGODB_URI) log(`ferretdb: ${await ensureGoTool(FERRETDB, log)}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

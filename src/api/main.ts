@@ -1,0 +1,39 @@
+import { loadConfig, ConfigError } from '../config';
+import { connectDatabase, pingDatabase } from '../db/connect';
+import { createLogger } from '../logging/logger';
+import { mongoUriOf, temporalAddressOf } from '../runtime/endpoints';
+import { onShutdown } from '../runtime/shutdown';
+import { connectTemporal, pingTemporal } from '../temporal/connect';
+import { startApiServer } from './server';
+
+/** The API process: REST under /v1 and socket.io under /v1/ws. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
+  const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB);
+  const temporal = await connectTemporal(temporalAddressOf(config), config.TEMPORAL_NAMESPACE);
+  const api = await startApiServer({
+    host: config.HOST,
+    port: config.PORT,
+    logger,
+    readiness: [
+      { name: 'mongodb', check: () => pingDatabase(db) },
+      { name: 'temporal', check: () => pingTemporal(temporal.connection) },
+    ],
+  });
+  logger.info({ url: api.url }, 'API listening');
+  onShutdown(logger, async () => {
+    await api.close();
+    await temporal.close();
+    await db.close();
+  });
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`API failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

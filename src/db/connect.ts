@@ -1,0 +1,31 @@
+import mongoose, { Connection } from 'mongoose';
+import { AppError } from '../errors';
+
+/**
+ * One mongoose connection per process (or per test database). Models are registered on the
+ * connection, not on the global mongoose, so tests can hold several databases at once.
+ * `autoIndex` stays on: unique indexes (order hash, idempotency key) are correctness, not speed.
+ */
+export async function connectDatabase(uri: string, dbName: string): Promise<Connection> {
+  const connection = mongoose.createConnection(uri, {
+    dbName,
+    serverSelectionTimeoutMS: 5_000,
+    autoIndex: true,
+    // FerretDB has no retryable-writes support; real MongoDB keeps its default.
+    retryWrites: false,
+  });
+  try {
+    await connection.asPromise();
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw new AppError('SERVICE_DEGRADED', 'Database unreachable', undefined, { cause: error });
+  }
+  return connection;
+}
+
+/** Readiness: the database answers a ping. */
+export async function pingDatabase(connection: Connection): Promise<void> {
+  const db = connection.db;
+  if (!db) throw new Error('database not connected');
+  await db.admin().command({ ping: 1 });
+}

@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureGoTool } from '../tools/ensure-go-tool';
+import { FERRETDB } from '../tools/tool-versions';
+import { freePort, waitForPort } from './free-port';
+import { startManagedProcess, ManagedProcess } from './managed-process';
+
+export interface FerretDbServer {
+  uri: string;
+  process: ManagedProcess;
+}
+
+/**
+ * FerretDB on its SQLite backend: a MongoDB wire-compatible server in one pure-Go binary, keeping
+ * its data as SQLite files under `dataDir`. It has no transactions or change streams, so the
+ * service's writes are idempotent upserts (see docs/persistence.md).
+ */
+export async function startFerretDb(options: {
+  host: string;
+  port: number;
+  dataDir: string;
+  logDir: string;
+  log?: (line: string) => void;
+}): Promise<FerretDbServer> {
+  const binary = await ensureGoTool(FERRETDB, options.log);
+  mkdirSync(options.dataDir, { recursive: true });
+  // The debug (metrics) listener defaults to a fixed port; a free one lets instances run side by side.
+  const debugPort = await freePort(options.host);
+  const args = [
+    '--handler=sqlite',
+    `--sqlite-url=file:${options.dataDir}/`,
+    `--state-dir=${options.dataDir}`,
+    `--listen-addr=${options.host}:${options.port}`,
+    `--debug-addr=${options.host}:${debugPort}`,
+    '--telemetry=disable',
+    '--log-level=warn',
+  ];
+  const process = startManagedProcess({ name: 'ferretdb', command: binary, args, logFile: join(options.logDir, 'ferretdb.log') });
+  try {
+    await waitForPort(options.host, options.port, 30_000, process.alive);
+  } catch (error) {
+    await process.stop();
+    throw new Error(`FerretDB did not start (see ${join(options.logDir, 'ferretdb.log')}): ${(error as Error).message}`);
+  }
+  return { uri: `mongodb://${options.host}:${options.port}/`, process };
+}

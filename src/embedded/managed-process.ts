@@ -1,0 +1,64 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface ManagedProcess {
+  name: string;
+  child: ChildProcess;
+  /** True until the process has exited. */
+  alive(): boolean;
+  /** Resolves with the exit code (or signal name) once the process ends. */
+  exited: Promise<number | string>;
+  /** SIGTERM, then SIGKILL after `graceMs`. Resolves when the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Spawns a long-running server whose output goes to a log file (not our terminal: a dev server's
+ * chatter would drown the service's own logs). The child gets its own process group so that a
+ * Ctrl-C reaching the terminal is handled once, by our supervisor, which stops children in order.
+ */
+export function startManagedProcess(options: {
+  name: string;
+  command: string;
+  args: string[];
+  logFile: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}): ManagedProcess {
+  mkdirSync(dirname(options.logFile), { recursive: true });
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  let running = true;
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      running = false;
+      log.end();
+      resolve(code ?? signal ?? 'unknown');
+    });
+    child.once('error', (error) => {
+      running = false;
+      log.end(`spawn failed: ${error.message}\n`);
+      resolve('spawn-error');
+    });
+  });
+
+  async function stop(graceMs = 10_000): Promise<void> {
+    if (!running) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => {
+      if (running) child.kill('SIGKILL');
+    }, graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  return { name: options.name, child, alive: () => running, exited, stop };
+}

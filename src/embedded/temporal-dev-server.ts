@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { ensureGoTool } from '../tools/ensure-go-tool';
+import { TEMPORAL_CLI } from '../tools/tool-versions';
+import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { startManagedProcess, ManagedProcess } from './managed-process';
+import { waitForPort } from './free-port';
+
+export interface TemporalDevServer {
+  address: string;
+  uiUrl?: string;
+  process: ManagedProcess;
+}
+
+/**
+ * The official Temporal CLI dev server. With `dbFile` its state survives restarts (workflows,
+ * histories, timers); without it, it lives in memory (tests).
+ */
+export async function startTemporalDevServer(options: {
+  host: string;
+  port: number;
+  uiPort?: number;
+  dbFile?: string;
+  namespace: string;
+  logDir: string;
+  log?: (line: string) => void;
+}): Promise<TemporalDevServer> {
+  const binary = await ensureGoTool(TEMPORAL_CLI, options.log);
+  const args = ['server', 'start-dev', '--ip', options.host, '--port', String(options.port), '--log-level', 'warn'];
+  if (options.uiPort) args.push('--ui-port', String(options.uiPort));
+  else args.push('--headless');
+  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  if (options.namespace !== 'default') args.push('--namespace', options.namespace);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  // Many signals per market workflow: let the dev server keep up with a busy book.
+  args.push('--dynamic-config-value', 'frontend.rps=10000', '--dynamic-config-value', 'frontend.namespaceRPS=10000');
+
+  const process = startManagedProcess({ name: 'temporal', command: binary, args, logFile: join(options.logDir, 'temporal.log') });
+  try {
+    await waitForPort(options.host, options.port, 60_000, process.alive);
+    if (options.uiPort) await waitForPort(options.host, options.uiPort, 60_000, process.alive);
+  } catch (error) {
+    await process.stop();
+    throw new Error(`Temporal dev server did not start (see ${join(options.logDir, 'temporal.log')}): ${(error as Error).message}`);
+  }
+  return {
+    address: `${options.host}:${options.port}`,
+    uiUrl: options.uiPort ? `http://${options.host}:${options.uiPort}` : undefined,
+    process,
+  };
+}

@@ -1,0 +1,53 @@
+import { ChildProcess, spawn } from 'node:child_process';
+
+const MAX_RESTARTS_PER_MINUTE = 5;
+
+/**
+ * A Node process of ours (API or worker) under supervision: its output goes to our terminal, and
+ * an unexpected exit restarts it after a short back-off. It runs in its own process group so a
+ * terminal Ctrl-C reaches only the supervisor, which then stops children in order. Restarts are bounded: a process that
+ * keeps crashing stops the whole tree instead of looping forever.
+ */
+export class ChildService {
+  private child?: ChildProcess;
+  private stopping = false;
+  private restarts: number[] = [];
+
+  constructor(
+    readonly name: string,
+    private readonly script: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly onGiveUp: (reason: string) => void,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  start(): void {
+    const child = spawn(process.execPath, [this.script], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    this.child = child;
+    child.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      const now = Date.now();
+      this.restarts = this.restarts.filter((t) => now - t < 60_000).concat(now);
+      if (code === 2 || this.restarts.length > MAX_RESTARTS_PER_MINUTE) {
+        this.onGiveUp(`${this.name} exited (${code ?? signal}) ${code === 2 ? 'on a configuration error' : 'too often'}`);
+        return;
+      }
+      this.log(`${this.name} exited (${code ?? signal}); restarting`);
+      setTimeout(() => {
+        if (!this.stopping) this.start();
+      }, 1_000 * this.restarts.length);
+    });
+  }
+
+  /** SIGTERM and wait; SIGKILL if it has not left after `graceMs`. */
+  async stop(graceMs = 15_000): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,114 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadConfig, Config, ConfigError } from '../config';
+import { startFerretDb } from '../embedded/ferretdb-server';
+import { isPortOpen } from '../embedded/free-port';
+import type { ManagedProcess } from '../embedded/managed-process';
+import { startTemporalDevServer } from '../embedded/temporal-dev-server';
+import { ChildService } from './child-service';
+import { lockDataDir } from './data-lock';
+import { waitForApi, waitForWorker } from './readiness';
+
+const log = (line: string) => process.stdout.write(`[predex] ${line}\n`);
+
+async function assertPortFree(host: string, port: number, what: string): Promise<void> {
+  if (await isPortOpen(host, port)) {
+    throw new Error(`Port ${port} (${what}) is already in use on ${host}. Stop what holds it or choose another port.`);
+  }
+}
+
+/**
+ * `npm start`: the whole service in one supervised process tree. Embedded servers (unless their
+ * external URIs are given) keep their state under DATA_DIR, so a second start finds the same data.
+ * Ctrl-C stops our processes first (they drain), then the servers they depend on.
+ */
+async function main(): Promise<void> {
+  const config: Config = loadConfig();
+  const dataDir = resolve(config.DATA_DIR);
+  const logDir = join(dataDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const unlock = lockDataDir(dataDir);
+  const servers: ManagedProcess[] = [];
+  const services: ChildService[] = [];
+  let stopping = false;
+
+  const stopAll = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping...');
+    for (const service of [...services].reverse()) await service.stop();
+    for (const server of [...servers].reverse()) await server.stop();
+    unlock();
+    log('stopped');
+    process.exit(exitCode);
+  };
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    let temporalUi: string | undefined;
+    if (!config.TEMPORAL_ADDRESS) {
+      await assertPortFree(config.HOST, config.TEMPORAL_PORT, 'Temporal');
+      const temporal = await startTemporalDevServer({
+        host: config.HOST,
+        port: config.TEMPORAL_PORT,
+        uiPort: config.TEMPORAL_UI_PORT,
+        dbFile: join(dataDir, 'temporal.db'),
+        namespace: config.TEMPORAL_NAMESPACE,
+        logDir,
+        log,
+      });
+      servers.push(temporal.process);
+      temporalUi = temporal.uiUrl;
+      env.TEMPORAL_ADDRESS = temporal.address;
+      log(`Temporal dev server on ${temporal.address}`);
+    }
+    if (!config.MONGODB_URI) {
+      await assertPortFree(config.HOST, config.MONGODB_PORT, 'FerretDB');
+      const mongo = await startFerretDb({ host: config.HOST, port: config.MONGODB_PORT, dataDir: join(dataDir, 'ferretdb'), logDir, log });
+      servers.push(mongo.process);
+      env.MONGODB_URI = mongo.uri;
+      log(`FerretDB on ${mongo.uri}`);
+    }
+    for (const server of servers) {
+      void server.exited.then((code) => {
+        if (!stopping) {
+          log(`${server.name} exited (${code}); see ${logDir}/${server.name}.log`);
+          void stopAll(1);
+        }
+      });
+    }
+
+    const giveUp = (reason: string) => {
+      log(reason);
+      void stopAll(1);
+    };
+    const distRoot = resolve(__dirname, '..', '..');
+    const worker = new ChildService('worker', join(distRoot, 'workers', 'main.js'), env, giveUp, log);
+    const api = new ChildService('api', join(distRoot, 'src', 'api', 'main.js'), env, giveUp, log);
+    services.push(worker, api);
+    await assertPortFree(config.HOST, config.PORT, 'API');
+    worker.start();
+    api.start();
+    const apiUrl = `http://${config.HOST}:${config.PORT}`;
+    await Promise.all([
+      waitForApi(apiUrl, 60_000),
+      waitForWorker(env.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE, 60_000),
+    ]);
+    log('ready');
+    log(`  API          ${apiUrl}/v1   (health: ${apiUrl}/readyz)`);
+    log(`  WebSocket    ${apiUrl.replace('http', 'ws')}/v1/ws`);
+    if (temporalUi) log(`  Temporal UI  ${temporalUi}`);
+    log(`  data         ${dataDir}`);
+    log('Press Ctrl-C to stop.');
+  } catch (error) {
+    log(error instanceof Error ? error.message : String(error));
+    await stopAll(1);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(error instanceof ConfigError ? `${error.message}\n` : `${String(error)}\n`);
+  process.exit(error instanceof ConfigError ? 2 : 1);
+});

@@ -1,0 +1,30 @@
+/**
+ * The Go-built servers the project runs on its embedded defaults. Versions are pinned: the cache
+ * folder is keyed by version, so bumping one here rebuilds it once and keeps the old one intact.
+ */
+export interface GoTool {
+  name: string;
+  module: string;
+  version: string;
+  /** Package path inside the module that builds the binary. */
+  pkg: string;
+  /** Files the module's own build tooling would generate before `go build` (path -> content). */
+  generatedFiles?: Record<string, string>;
+}
+
+export const TEMPORAL_CLI: GoTool = {
+  name: 'temporal',
+  module: 'github.com/temporalio/cli',
+  version: 'v1.5.1',
+  pkg: './cmd/temporal',
+};
+
+export const FERRETDB: GoTool = {
+  name: 'ferretdb',
+  module: 'github.com/FerretDB/FerretDB',
+  version: 'v1.24.2',
+  pkg: './cmd/ferretdb',
+  // FerretDB embeds its version from a file its Taskfile writes from `git describe`; the module
+  // zip lacks it and the binary panics at start without it.
+  generatedFiles: { 'build/version/version.txt': 'v1.24.2\n' },
+};

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import { connectDatabase } from '../../src/db/connect';
+
+export function testMongoUri(): string {
+  const uri = process.env.TEST_MONGODB_URI;
+  if (!uri) throw new Error('TEST_MONGODB_URI is unset: run through jest (global setup starts the servers), not with TEST_SERVICES=none');
+  return uri;
+}
+
+/**
+ * A database of its own for one test file: created on first use, dropped after the file.
+ * Call at the top of a describe block; `db()` returns the live connection.
+ */
+export function useTestDatabase(prefix = 't'): { db: () => Connection; name: string } {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  let connection: Connection | undefined;
+  beforeAll(async () => {
+    connection = await connectDatabase(testMongoUri(), name);
+  });
+  afterAll(async () => {
+    if (!connection) return;
+    await connection.dropDatabase().catch(() => undefined);
+    await connection.close();
+  });
+  return {
+    name,
+    db: () => {
+      if (!connection) throw new Error('test database not connected yet (use inside tests or hooks)');
+      return connection;
+    },
+  };
+}
