@@ -1,0 +1,50 @@
+import type { BookSide, EngineOrder, EngineOrderStatus } from './types';
+
+/** An order inside the engine: the signed order plus its mutable state and its place in a level's FIFO. */
+export interface BookOrder extends EngineOrder {
+  /** Lower-case maker and taker, for comparisons. */
+  makerKey: string;
+  takerKey: string;
+  bookSide: BookSide;
+  yesPrice: number;
+  remaining: bigint;
+  filled: bigint;
+  status: EngineOrderStatus;
+  arrival: number;
+  prev: BookOrder | null;
+  next: BookOrder | null;
+  level: PriceLevel | null;
+}
+
+/** One price of one book side: FIFO doubly-linked list (O(1) append and cancel) and its total. */
+export class PriceLevel {
+  head: BookOrder | null = null;
+  tail: BookOrder | null = null;
+  total = 0n;
+  count = 0;
+
+  constructor(readonly price: number) {}
+
+  append(order: BookOrder): void {
+    order.prev = this.tail;
+    order.next = null;
+    if (this.tail) this.tail.next = order;
+    else this.head = order;
+    this.tail = order;
+    order.level = this;
+    this.total += order.remaining;
+    this.count += 1;
+  }
+
+  remove(order: BookOrder): void {
+    if (order.prev) order.prev.next = order.next;
+    else this.head = order.next;
+    if (order.next) order.next.prev = order.prev;
+    else this.tail = order.prev;
+    this.total -= order.remaining;
+    this.count -= 1;
+    order.prev = null;
+    order.next = null;
+    order.level = null;
+  }
+}

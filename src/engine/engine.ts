@@ -1,0 +1,267 @@
+import { collateralOf, feeOf, MAX_TICK } from './amounts';
+import type { BookOrder } from './book-order';
+import { BookSide } from './book-side';
+import { EngineError } from './engine-error';
+import { ExpiryQueue } from './expiry-queue';
+import { checkInvariants } from './invariants';
+import { crosses, eligible, isExpired, toBookOrder, tradeKind, validateOrder } from './order-rules';
+import { fromSnapshot, toSnapshot, type EngineSnapshot } from './snapshot';
+import type {
+  BookSide as SideName, CancelFilter, CancelReason, Depth, EngineEvent, EngineOptions, EngineOrder, FillLeg, OrderState,
+} from './types';
+
+type Emitted = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'seq' | 'at'> : never) : never;
+
+/**
+ * The matching engine of one market: one YES-terms book, price-time priority, trades at the maker's
+ * price. Pure and deterministic: time comes in as `now` (unix seconds), ids from internal counters,
+ * and every call returns the events it caused, in order.
+ */
+export class Engine {
+  readonly marketId: string;
+  /** @internal */ readonly bids = new BookSide('bid');
+  /** @internal */ readonly asks = new BookSide('ask');
+  /** @internal Resting orders in arrival order. */ readonly orders = new Map<string, BookOrder>();
+  /** @internal */ readonly expiries = new ExpiryQueue();
+  /** @internal */ counters = { seq: 0, bookSeq: 0, tradeSeq: 0, arrival: 0 };
+
+  private events: EngineEvent[] = [];
+  private now = 0;
+  /** Levels touched by the current call, with their total before it. */
+  private touched = new Map<number, { side: SideName; price: number; before: bigint }>();
+
+  constructor(options: EngineOptions) {
+    if (typeof options?.marketId !== 'string' || options.marketId === '') {
+      throw new EngineError('INVALID_ORDER', 'marketId must be a non-empty string');
+    }
+    this.marketId = options.marketId;
+  }
+
+  static restore(snapshot: EngineSnapshot): Engine {
+    return fromSnapshot(snapshot, (marketId) => new Engine({ marketId }));
+  }
+
+  snapshot(): EngineSnapshot {
+    return toSnapshot(this);
+  }
+
+  /** Match the order, then rest its remainder (LIMIT, GTD) or cancel it (MARKET). */
+  place(order: EngineOrder, now: number): EngineEvent[] {
+    this.begin(now);
+    validateOrder(order);
+    if (this.orders.has(order.hash)) throw new EngineError('DUPLICATE_ORDER', `order ${order.hash} is already on the book`);
+    const o = toBookOrder(order, ++this.counters.arrival);
+    if (isExpired(o, now)) {
+      o.status = 'EXPIRED';
+      this.emit({ type: 'ORDER_EXPIRED', orderHash: o.hash, status: 'EXPIRED', remaining: o.remaining, filled: o.filled });
+      return this.finish();
+    }
+    this.match(o);
+    if (o.remaining === 0n) {
+      o.status = 'MATCHED';
+      this.emit({ type: 'ORDER_UPDATED', orderHash: o.hash, status: 'MATCHED', remaining: 0n, filled: o.filled });
+    } else if (o.orderType === 'MARKET') {
+      o.status = 'CANCELLED';
+      this.emit({ type: 'ORDER_CANCELLED', orderHash: o.hash, reason: 'MARKET_REMAINDER', status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
+    } else {
+      this.rest(o);
+    }
+    return this.finish();
+  }
+
+  /** Cancel a resting order; an order already past its expiration is expired instead. Unknown: no events. */
+  cancel(orderHash: string, now: number, reason: CancelReason = 'USER'): EngineEvent[] {
+    this.begin(now);
+    const o = this.orders.get(orderHash);
+    if (o) this.removeResting(o, isExpired(o, now) ? 'EXPIRED' : reason);
+    return this.finish();
+  }
+
+  /** Cancel every resting order matching the filter (maker compared case-insensitively), oldest first. */
+  cancelAll(now: number, filter: CancelFilter = {}, reason: CancelReason = 'USER'): EngineEvent[] {
+    this.begin(now);
+    const maker = filter.maker?.toLowerCase();
+    const hit = [...this.orders.values()].filter((o) =>
+      (maker === undefined || o.makerKey === maker) && (filter.side === undefined || o.side === filter.side)
+      && (filter.outcome === undefined || o.outcome === filter.outcome));
+    for (const o of hit) this.removeResting(o, isExpired(o, now) ? 'EXPIRED' : reason);
+    return this.finish();
+  }
+
+  /** Expire every resting order whose expiration is at or before now, earliest first. */
+  expire(now: number): EngineEvent[] {
+    this.begin(now);
+    for (let top = this.expiries.peek(); top && top.expiration <= now; top = this.expiries.peek()) {
+      this.expiries.pop();
+      const o = this.orders.get(top.hash);
+      if (o && o.arrival === top.arrival) this.removeResting(o, 'EXPIRED');
+    }
+    return this.finish();
+  }
+
+  /** Expire one resting order if its expiration is at or before now. */
+  expireOrder(orderHash: string, now: number): EngineEvent[] {
+    this.begin(now);
+    const o = this.orders.get(orderHash);
+    if (o && isExpired(o, now)) this.removeResting(o, 'EXPIRED');
+    return this.finish();
+  }
+
+  /** Earliest expiration among resting orders (for the workflow's timer), or null. */
+  nextExpiration(): number | null {
+    for (let top = this.expiries.peek(); top; top = this.expiries.peek()) {
+      const o = this.orders.get(top.hash);
+      if (o && o.arrival === top.arrival) return top.expiration;
+      this.expiries.pop();
+    }
+    return null;
+  }
+
+  /** L2 snapshot: up to n levels per side, bids descending, asks ascending, YES ticks. */
+  depth(n = 50): Depth {
+    const levels = (side: BookSide) => side.prices.slice(0, Math.max(0, n)).map((price) => ({ price, remaining: side.level(price)!.total }));
+    return { seq: this.counters.bookSeq, bids: levels(this.bids), asks: levels(this.asks) };
+  }
+
+  bestBid(): number | null {
+    return this.bids.best()?.price ?? null;
+  }
+
+  bestAsk(): number | null {
+    return this.asks.best()?.price ?? null;
+  }
+
+  /** State of a resting order, or undefined when it is not on the book. */
+  order(orderHash: string): OrderState | undefined {
+    const o = this.orders.get(orderHash);
+    if (!o) return undefined;
+    return {
+      hash: o.hash, maker: o.maker, side: o.side, outcome: o.outcome, orderType: o.orderType, price: o.price,
+      bookSide: o.bookSide, yesPrice: o.yesPrice, size: o.size, remaining: o.remaining, filled: o.filled,
+      status: o.status, arrival: o.arrival,
+    };
+  }
+
+  get restingCount(): number {
+    return this.orders.size;
+  }
+
+  /** Throws EngineError('INVARIANT_VIOLATED') when the book state is inconsistent. */
+  assertInvariants(): void {
+    checkInvariants(this);
+  }
+
+  private match(o: BookOrder): void {
+    const opposite = o.bookSide === 'bid' ? this.asks : this.bids;
+    let i = 0;
+    while (o.remaining > 0n && i < opposite.prices.length) {
+      const price = opposite.prices[i];
+      if (!crosses(o, price)) break;
+      let r = opposite.level(price)!.head;
+      while (r && o.remaining > 0n) {
+        const next = r.next;
+        if (isExpired(r, this.now)) this.removeResting(r, 'EXPIRED');
+        else if (eligible(o, r)) {
+          // Self-trade prevention: the resting order of the same maker is cancelled (cancel-oldest).
+          if (r.makerKey === o.makerKey) this.removeResting(r, 'SELF_TRADE');
+          else this.fill(o, r, opposite);
+        }
+        r = next;
+      }
+      if (opposite.prices[i] === price) i += 1; // the level survived: move on to the next price
+    }
+  }
+
+  private fill(taker: BookOrder, maker: BookOrder, makerSide: BookSide): void {
+    const size = taker.remaining < maker.remaining ? taker.remaining : maker.remaining;
+    const yesPrice = maker.yesPrice;
+    this.touch(makerSide, yesPrice);
+    taker.remaining -= size;
+    taker.filled += size;
+    maker.remaining -= size;
+    maker.filled += size;
+    makerSide.reduce(maker, size);
+    this.emit({
+      type: 'TRADE', tradeId: `${this.marketId}:${++this.counters.tradeSeq}`, kind: tradeKind(taker, maker), yesPrice, size,
+      maker: leg(maker, yesPrice, size), taker: leg(taker, yesPrice, size),
+    });
+    if (maker.remaining === 0n) {
+      maker.status = 'MATCHED';
+      makerSide.remove(maker);
+      this.orders.delete(maker.hash);
+    } else {
+      maker.status = 'PARTIALLY_FILLED';
+    }
+    this.emit({ type: 'ORDER_UPDATED', orderHash: maker.hash, status: maker.status, remaining: maker.remaining, filled: maker.filled });
+  }
+
+  private rest(o: BookOrder): void {
+    o.status = o.filled === 0n ? 'OPEN' : 'PARTIALLY_FILLED';
+    const side = o.bookSide === 'bid' ? this.bids : this.asks;
+    this.touch(side, o.yesPrice);
+    side.add(o);
+    this.orders.set(o.hash, o);
+    if (o.expiration !== 0) this.expiries.push({ expiration: o.expiration, arrival: o.arrival, hash: o.hash });
+    this.emit({ type: 'ORDER_RESTED', orderHash: o.hash, bookSide: o.bookSide, yesPrice: o.yesPrice, status: o.status, remaining: o.remaining, filled: o.filled });
+  }
+
+  private removeResting(o: BookOrder, why: CancelReason | 'EXPIRED'): void {
+    const side = o.bookSide === 'bid' ? this.bids : this.asks;
+    this.touch(side, o.yesPrice);
+    side.remove(o);
+    this.orders.delete(o.hash);
+    if (why === 'EXPIRED') {
+      o.status = 'EXPIRED';
+      this.emit({ type: 'ORDER_EXPIRED', orderHash: o.hash, status: 'EXPIRED', remaining: o.remaining, filled: o.filled });
+    } else {
+      o.status = 'CANCELLED';
+      this.emit({ type: 'ORDER_CANCELLED', orderHash: o.hash, reason: why, status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
+    }
+  }
+
+  private begin(now: number): void {
+    if (!Number.isSafeInteger(now) || now < 0) throw new EngineError('INVALID_TIME', `now must be a non-negative integer (unix seconds), got ${String(now)}`);
+    this.now = now;
+    this.events = [];
+    this.touched.clear();
+  }
+
+  private touch(side: BookSide, price: number): void {
+    const key = side.side === 'bid' ? price : -1 - price;
+    if (!this.touched.has(key)) this.touched.set(key, { side: side.side, price, before: side.level(price)?.total ?? 0n });
+  }
+
+  /** Appends one BOOK_LEVEL_CHANGED per level whose total changed, under one new book seq. */
+  private finish(): EngineEvent[] {
+    let bookSeq = 0;
+    for (const { side, price, before } of this.touched.values()) {
+      const remaining = (side === 'bid' ? this.bids : this.asks).level(price)?.total ?? 0n;
+      if (remaining === before) continue;
+      if (bookSeq === 0) bookSeq = ++this.counters.bookSeq;
+      this.emit({ type: 'BOOK_LEVEL_CHANGED', bookSeq, side, price, remaining });
+    }
+    this.touched.clear();
+    const events = this.events;
+    this.events = [];
+    if (this.expiries.size > 1024 && this.expiries.size > 4 * this.orders.size) this.compactExpiries();
+    return events;
+  }
+
+  private emit(event: Emitted): void {
+    this.events.push({ ...event, seq: ++this.counters.seq, at: this.now } as EngineEvent);
+  }
+
+  private compactExpiries(): void {
+    const live: BookOrder[] = [...this.orders.values()].filter((o) => o.expiration !== 0);
+    this.expiries.clear();
+    for (const o of live) this.expiries.push({ expiration: o.expiration, arrival: o.arrival, hash: o.hash });
+  }
+}
+
+function leg(o: BookOrder, yesPrice: number, size: bigint): FillLeg {
+  const price = o.outcome === 1 ? yesPrice : MAX_TICK - yesPrice;
+  return {
+    orderHash: o.hash, maker: o.maker, side: o.side, outcome: o.outcome, price, size,
+    collateral: collateralOf(size, price), fee: feeOf(size, price, o.feeRateBps),
+  };
+}
