@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: UNLICENSED
+pragma solidity ^0.8.24;
+
+import {ConditionalTokens} from "./ConditionalTokens.sol";
+import {Collateral} from "./Collateral.sol";
+
+interface IERC1271 {
+    function isValidSignature(bytes32 digest, bytes calldata signature) external view returns (bytes4);
+}
+
+/// @title Exchange
+/// @notice Settles matches of EIP-712 signed orders on binary outcome tokens (design after
+///         Polymarket's CTF exchange, written for this project). An off-chain matcher (the
+///         operator) submits one taker order against one or more maker orders; the contract checks
+///         every signature, nonce, expiry, counterparty restriction, remaining amount and signed
+///         price, then moves collateral and outcome tokens.
+/// @dev Fill amounts are in the maker-amount units of each order: collateral wei for a BUY,
+///      outcome-token wei for a SELL. A maker filled `f` receives `ceil(f * takerAmount / makerAmount)`,
+///      i.e. exactly its signed price, rounded in its favour. The taker gives what the makers' fills
+///      require (at most `takerFillAmount`) and must end at a price no worse than it signed:
+///      received * makerAmount >= given * takerAmount. Fees: see `_fee`.
+contract Exchange {
+    struct Order {
+        uint256 salt;
+        address maker;
+        address signer;
+        address taker;
+        uint256 tokenId;
+        uint256 makerAmount;
+        uint256 takerAmount;
+        uint256 expiration;
+        uint256 nonce;
+        uint256 feeRateBps;
+        uint8 side;
+        uint8 signatureType;
+        bytes signature; // not part of the signed struct
+    }
+
+    struct OrderStatus {
+        bool isFilledOrCancelled;
+        uint256 remaining; // maker-amount units left; 0 with !isFilledOrCancelled = never filled
+    }
+
+    struct TokenInfo {
+        uint256 complement;
+        bytes32 conditionId;
+    }
+
+    /// @dev What the taker gave and got over all maker legs, and the fees it owes and others paid.
+    struct Totals {
+        uint256 given;
+        uint256 received;
+        uint256 takerFee;
+        uint256 feesHeld;
+    }
+
+    uint8 public constant BUY = 0;
+    uint8 public constant SELL = 1;
+    uint8 public constant EOA = 0;
+    uint8 public constant EIP1271 = 1;
+    uint256 public constant MAX_FEE_RATE_BPS = 1000;
+    bytes32 public constant ORDER_TYPEHASH = keccak256(
+        "Order(uint256 salt,address maker,address signer,address taker,uint256 tokenId,uint256 makerAmount,uint256 takerAmount,uint256 expiration,uint256 nonce,uint256 feeRateBps,uint8 side,uint8 signatureType)"
+    );
+    bytes32 private constant DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
+    // secp256k1n / 2: signatures with a larger s are the malleable twin and are refused.
+    uint256 private constant HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0;
+
+    Collateral public immutable collateral;
+    ConditionalTokens public immutable ctf;
+    address public admin;
+    address public feeRecipient;
+    bool public paused;
+    bool private _entered;
+
+    mapping(address => bool) public isOperator;
+    mapping(address => uint256) public nonces;
+    mapping(bytes32 => OrderStatus) private _status;
+    mapping(bytes32 => bool) public cancelled;
+    mapping(uint256 => TokenInfo) public registry;
+
+    event OrderFilled(
+        bytes32 indexed orderHash,
+        address indexed maker,
+        address indexed counterparty,
+        uint256 makerAssetId,
+        uint256 takerAssetId,
+        uint256 making,
+        uint256 taking,
+        uint256 fee
+    );
+    event OrdersMatched(
+        bytes32 indexed takerOrderHash, address indexed takerMaker, uint256 given, uint256 received, uint256 makerCount
+    );
+    event OrderCancelled(bytes32 indexed orderHash, address indexed maker);
+    event NonceIncremented(address indexed maker, uint256 newNonce);
+    event ConditionRegistered(bytes32 indexed conditionId, uint256 yesTokenId, uint256 noTokenId);
+    event OperatorSet(address indexed operator, bool enabled);
+    event PausedSet(bool paused);
+    event FeeRecipientSet(address feeRecipient);
+
+    modifier onlyAdmin() {
+        require(msg.sender == admin, "Exchange: not admin");
+        _;
+    }
+
+    modifier onlyOperator() {
+        require(isOperator[msg.sender], "Exchange: not operator");
+        _;
+    }
+
+    modifier nonReentrant() {
+        require(!_entered, "Exchange: reentrant");
+        _entered = true;
+        _;
+        _entered = false;
+    }
+
+    constructor(Collateral collateral_, ConditionalTokens ctf_, address feeRecipient_) {
+        collateral = collateral_;
+        ctf = ctf_;
+        admin = msg.sender;
+        feeRecipient = feeRecipient_;
+        isOperator[msg.sender] = true;
+        emit OperatorSet(msg.sender, true);
+        // The exchange splits collateral into positions for mint matches.
+        collateral_.approve(address(ctf_), type(uint256).max);
+    }
+
+    // ---- administration ----
+
+    function setOperator(address operator, bool enabled) external onlyAdmin {
+        isOperator[operator] = enabled;
+        emit OperatorSet(operator, enabled);
+    }
+
+    function setPaused(bool paused_) external onlyAdmin {
+        paused = paused_;
+        emit PausedSet(paused_);
+    }
+
+    function setFeeRecipient(address feeRecipient_) external onlyAdmin {
+        feeRecipient = feeRecipient_;
+        emit FeeRecipientSet(feeRecipient_);
+    }
+
+    /// @notice Makes the condition's YES and NO positions tradable and links them as complements.
+    function registerCondition(bytes32 conditionId) external onlyOperator {
+        require(ctf.getOutcomeSlotCount(conditionId) == 2, "Exchange: condition not prepared");
+        uint256 no = ctf.getPositionId(address(collateral), conditionId, 1);
+        uint256 yes = ctf.getPositionId(address(collateral), conditionId, 2);
+        registry[no] = TokenInfo(yes, conditionId);
+        registry[yes] = TokenInfo(no, conditionId);
+        emit ConditionRegistered(conditionId, yes, no);
+    }
+
+    // ---- makers' own controls ----
+
+    /// @notice Voids every order of the caller signed with the current nonce.
+    function incrementNonce() external {
+        uint256 next = ++nonces[msg.sender];
+        emit NonceIncremented(msg.sender, next);
+    }
+
+    function cancelOrder(Order calldata order) external {
+        require(order.maker == msg.sender, "Exchange: not maker");
+        bytes32 orderHash = hashOrder(order);
+        OrderStatus storage status = _status[orderHash];
+        require(!status.isFilledOrCancelled, "Exchange: order filled or cancelled");
+        status.isFilledOrCancelled = true;
+        cancelled[orderHash] = true;
+        emit OrderCancelled(orderHash, msg.sender);
+    }
+
+    // ---- views ----
+
+    function domainSeparator() public view returns (bytes32) {
+        return keccak256(
+            abi.encode(DOMAIN_TYPEHASH, keccak256("ServiceExchange"), keccak256("1"), block.chainid, address(this))
+        );
+    }
+
+    /// @notice The EIP-712 digest a maker signs for `order`.
+    function hashOrder(Order calldata order) public view returns (bytes32) {
+        bytes32 structHash = keccak256(
+            abi.encode(
+                ORDER_TYPEHASH,
+                order.salt,
+                order.maker,
+                order.signer,
+                order.taker,
+                order.tokenId,
+                order.makerAmount,
+                order.takerAmount,
+                order.expiration,
+                order.nonce,
+                order.feeRateBps,
+                order.side,
+                order.signatureType
+            )
+        );
+        return keccak256(abi.encodePacked("\x19\x01", domainSeparator(), structHash));
+    }
+
+    function orderStatus(bytes32 orderHash) external view returns (bool isFilledOrCancelled, uint256 remaining) {
+        OrderStatus storage status = _status[orderHash];
+        return (status.isFilledOrCancelled, status.remaining);
+    }
+
+    // ---- matching ----
+
+    /// @param takerFillAmount the most the taker order may give, in its maker-amount units.
+    /// @param makerFillAmounts what each maker order gives, in its maker-amount units.
+    function matchOrders(
+        Order calldata takerOrder,
+        Order[] calldata makerOrders,
+        uint256 takerFillAmount,
+        uint256[] calldata makerFillAmounts
+    ) external onlyOperator nonReentrant {
+        require(!paused, "Exchange: paused");
+        require(makerOrders.length > 0 && makerOrders.length == makerFillAmounts.length, "Exchange: bad lengths");
+        bytes32 takerHash = _validate(takerOrder);
+        bool takerBuys = takerOrder.side == BUY;
+        // Take the taker's side up front; what the legs do not use is refunded below.
+        _pull(takerOrder.maker, takerBuys ? 0 : takerOrder.tokenId, takerFillAmount);
+
+        Totals memory t;
+        for (uint256 i = 0; i < makerOrders.length; i++) {
+            _fillMaker(takerOrder, makerOrders[i], makerFillAmounts[i], t);
+        }
+        require(t.given <= takerFillAmount, "Exchange: taker fill exceeded");
+        _consume(takerHash, takerOrder, t.given);
+        require(
+            t.received * takerOrder.makerAmount >= t.given * takerOrder.takerAmount, "Exchange: taker price worse than signed"
+        );
+        _settleTaker(takerOrder, takerFillAmount, t);
+        emit OrderFilled(
+            takerHash,
+            takerOrder.maker,
+            address(0),
+            takerBuys ? 0 : takerOrder.tokenId,
+            takerBuys ? takerOrder.tokenId : 0,
+            t.given,
+            t.received,
+            t.takerFee
+        );
+        emit OrdersMatched(takerHash, takerOrder.maker, t.given, t.received, makerOrders.length);
+    }
+
+    /// @dev One maker leg: validate, take the maker's side, mint/merge if needed, pay the maker.
+    function _fillMaker(Order calldata taker, Order calldata maker, uint256 fill, Totals memory t) private {
+        require(fill > 0, "Exchange: zero fill");
+        bytes32 makerHash = _validate(maker);
+        require(maker.taker == address(0) || maker.taker == taker.maker, "Exchange: maker restricted to another taker");
+        require(taker.taker == address(0) || taker.taker == maker.maker, "Exchange: taker restricted to another maker");
+        _consume(makerHash, maker, fill);
+        uint256 owed = _ceilDiv(fill * maker.takerAmount, maker.makerAmount);
+        bool makerBuys = maker.side == BUY;
+        _pull(maker.maker, makerBuys ? 0 : maker.tokenId, fill);
+
+        uint256 legGiven;
+        uint256 legReceived;
+        if (maker.tokenId == taker.tokenId) {
+            require(maker.side != taker.side, "Exchange: same side on one token");
+            (legGiven, legReceived) = (owed, fill); // plain transfer
+        } else {
+            require(registry[taker.tokenId].complement == maker.tokenId, "Exchange: tokens not complements");
+            require(maker.side == taker.side, "Exchange: complement orders must share a side");
+            bytes32 conditionId = registry[taker.tokenId].conditionId;
+            if (makerBuys) {
+                // Mint: both pay collateral; `owed` pairs are split, the taker funds owed - fill.
+                ctf.splitPosition(address(collateral), conditionId, owed);
+                (legGiven, legReceived) = (owed - fill, owed);
+            } else {
+                // Merge: both deliver tokens; `fill` pairs become collateral, the maker takes `owed`.
+                require(owed <= fill, "Exchange: merge price above one");
+                ctf.mergePositions(address(collateral), conditionId, fill);
+                (legGiven, legReceived) = (fill, fill - owed);
+            }
+        }
+        t.given += legGiven;
+        t.received += legReceived;
+
+        uint256 makerFee = makerBuys ? _fee(maker.feeRateBps, owed, fill) : _fee(maker.feeRateBps, fill, owed);
+        t.takerFee += taker.side == BUY
+            ? _fee(taker.feeRateBps, legReceived, legGiven)
+            : _fee(taker.feeRateBps, legGiven, legReceived);
+        _payOrder(maker, owed, makerFee, t);
+        emit OrderFilled(
+            makerHash, maker.maker, taker.maker, makerBuys ? 0 : maker.tokenId, makerBuys ? maker.tokenId : 0, fill, owed, makerFee
+        );
+    }
+
+    /// @dev Pays an order what it bought. A seller's fee comes out of its collateral proceeds; a
+    ///      buyer's fee is collected in collateral from its wallet on top of the price.
+    function _payOrder(Order calldata order, uint256 amount, uint256 fee, Totals memory t) private {
+        if (order.side == BUY) {
+            ctf.safeTransferFrom(address(this), order.maker, order.tokenId, amount, "");
+            if (fee > 0) _collateralFrom(order.maker, feeRecipient, fee);
+        } else {
+            _collateralTo(order.maker, amount - fee);
+            t.feesHeld += fee;
+        }
+    }
+
+    function _settleTaker(Order calldata taker, uint256 takerFillAmount, Totals memory t) private {
+        uint256 refund = takerFillAmount - t.given;
+        if (taker.side == BUY) {
+            if (refund > 0) _collateralTo(taker.maker, refund);
+        } else if (refund > 0) {
+            ctf.safeTransferFrom(address(this), taker.maker, taker.tokenId, refund, "");
+        }
+        _payOrder(taker, t.received, t.takerFee, t);
+        if (t.feesHeld > 0) _collateralTo(feeRecipient, t.feesHeld);
+    }
+
+    // ---- checks ----
+
+    /// @dev Everything about an order that does not depend on the fill; returns its hash.
+    function _validate(Order calldata order) private view returns (bytes32 orderHash) {
+        orderHash = hashOrder(order);
+        require(order.expiration == 0 || block.timestamp < order.expiration, "Exchange: order expired");
+        require(order.nonce == nonces[order.maker], "Exchange: invalid nonce");
+        require(order.feeRateBps <= MAX_FEE_RATE_BPS, "Exchange: fee rate too high");
+        require(order.side <= SELL, "Exchange: bad side");
+        require(order.makerAmount > 0, "Exchange: zero maker amount");
+        // A price above one (paying more collateral than shares, or selling for more) is nonsense.
+        require(
+            order.side == BUY ? order.makerAmount <= order.takerAmount : order.takerAmount <= order.makerAmount,
+            "Exchange: price above one"
+        );
+        require(registry[order.tokenId].conditionId != bytes32(0), "Exchange: unknown token");
+        require(order.signer == order.maker, "Exchange: signer must be maker");
+        require(_validSignature(order.signer, orderHash, order.signatureType, order.signature), "Exchange: invalid signature");
+    }
+
+    /// @dev Marks `fill` of the order as used; refuses cancelled, filled or over-filled orders.
+    function _consume(bytes32 orderHash, Order calldata order, uint256 fill) private {
+        OrderStatus storage status = _status[orderHash];
+        require(!status.isFilledOrCancelled, "Exchange: order filled or cancelled");
+        uint256 remaining = status.remaining == 0 ? order.makerAmount : status.remaining;
+        require(fill <= remaining, "Exchange: fill exceeds remaining");
+        remaining -= fill;
+        status.remaining = remaining;
+        if (remaining == 0) status.isFilledOrCancelled = true;
+    }
+
+    function _validSignature(address signer, bytes32 digest, uint8 signatureType, bytes calldata signature)
+        private
+        view
+        returns (bool)
+    {
+        if (signatureType == EOA) return signer != address(0) && _recover(digest, signature) == signer;
+        if (signatureType == EIP1271) {
+            if (signer.code.length == 0) return false;
+            try IERC1271(signer).isValidSignature(digest, signature) returns (bytes4 magic) {
+                return magic == IERC1271.isValidSignature.selector;
+            } catch {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /// @dev 65-byte r||s||v; v may be 27/28 or 0/1; high-s is refused (same rules as src/signing).
+    function _recover(bytes32 digest, bytes calldata signature) private pure returns (address) {
+        if (signature.length != 65) return address(0);
+        bytes32 r;
+        bytes32 s;
+        uint8 v;
+        assembly {
+            r := calldataload(signature.offset)
+            s := calldataload(add(signature.offset, 32))
+            v := byte(0, calldataload(add(signature.offset, 64)))
+        }
+        if (v < 27) v += 27;
+        if (v != 27 && v != 28) return address(0);
+        if (uint256(s) > HALF_N) return address(0);
+        return ecrecover(digest, v, r, s);
+    }
+
+    /// @dev decisions section 3: fee = bps/10000 * min(p, 1 - p) * size. With size `shares` and
+    ///      price p = collateral / shares, min(p, 1-p) * size = min(collateral, shares - collateral).
+    function _fee(uint256 feeRateBps, uint256 shares, uint256 collateralAmount) private pure returns (uint256) {
+        if (feeRateBps == 0) return 0;
+        uint256 other = shares - collateralAmount;
+        uint256 base = collateralAmount < other ? collateralAmount : other;
+        return (feeRateBps * base) / 10_000;
+    }
+
+    // ---- asset moves (asset id 0 = collateral) ----
+
+    function _pull(address from, uint256 assetId, uint256 amount) private {
+        if (amount == 0) return;
+        if (assetId == 0) _collateralFrom(from, address(this), amount);
+        else ctf.safeTransferFrom(from, address(this), assetId, amount, "");
+    }
+
+    function _collateralFrom(address from, address to, uint256 amount) private {
+        require(collateral.transferFrom(from, to, amount), "Exchange: collateral transfer");
+    }
+
+    function _collateralTo(address to, uint256 amount) private {
+        if (amount > 0) require(collateral.transfer(to, amount), "Exchange: collateral transfer");
+    }
+
+    function _ceilDiv(uint256 a, uint256 b) private pure returns (uint256) {
+        return a == 0 ? 0 : (a - 1) / b + 1;
+    }
+
+    // ---- ERC-1155 receiver: the exchange holds tokens only within one match ----
+
+    function onERC1155Received(address, address, uint256, uint256, bytes calldata) external pure returns (bytes4) {
+        return this.onERC1155Received.selector;
+    }
+
+    function onERC1155BatchReceived(address, address, uint256[] calldata, uint256[] calldata, bytes calldata)
+        external
+        pure
+        returns (bytes4)
+    {
+        return this.onERC1155BatchReceived.selector;
+    }
+}
