@@ -1,0 +1,332 @@
+import { Engine, EngineError, ZERO_ADDRESS, type EngineEvent } from '../../src/engine';
+import { ALICE, BOB, CAROL, DAVE, buyNo, buyYes, order, seed, sellNo, sellYes, shares, strip, typesOf } from './engine-fixtures';
+
+const newEngine = () => new Engine({ marketId: 'm' });
+
+/** A known book: asks 55 (BOB's BUY NO @45) and 60 (ALICE then CAROL), bids 50 (DAVE then BOB) and 48 (ALICE's SELL NO @52). */
+function seededBook(): Engine {
+  const engine = newEngine();
+  seed(engine, [
+    sellYes('a1', ALICE, 60, 10),
+    buyNo('a2', BOB, 45, 4),
+    sellYes('a3', CAROL, 60, 5),
+    buyYes('b1', DAVE, 50, 3),
+    sellNo('b2', ALICE, 52, 2),
+    buyYes('b3', BOB, 50, 1),
+  ]);
+  return engine;
+}
+
+function expectEngineError(fn: () => unknown, code: string): void {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(EngineError);
+  expect((caught as EngineError).code).toBe(code);
+}
+
+function step(engine: Engine, events: EngineEvent[]): EngineEvent[] {
+  engine.assertInvariants();
+  return events;
+}
+
+describe('book in YES terms', () => {
+  it('when a known book is seeded, then the L2 snapshot lists bids descending and asks ascending with NO orders translated', () => {
+    const engine = seededBook();
+    expect(engine.depth()).toEqual({
+      seq: 6,
+      bids: [{ price: 50, remaining: shares(4) }, { price: 48, remaining: shares(2) }],
+      asks: [{ price: 55, remaining: shares(4) }, { price: 60, remaining: shares(15) }],
+    });
+    expect(engine.bestBid()).toBe(50);
+    expect(engine.bestAsk()).toBe(55);
+    expect(engine.depth(1)).toEqual({ seq: 6, bids: [{ price: 50, remaining: shares(4) }], asks: [{ price: 55, remaining: shares(4) }] });
+    expect(engine.order('a2')).toMatchObject({ bookSide: 'ask', yesPrice: 55, price: 45, status: 'OPEN', remaining: shares(4) });
+    expect(engine.order('b2')).toMatchObject({ bookSide: 'bid', yesPrice: 48, price: 52, side: 'SELL', outcome: 0 });
+  });
+
+  it('when an order rests, then it emits ORDER_RESTED and one BOOK_LEVEL_CHANGED under a new book seq', () => {
+    const engine = newEngine();
+    const events = engine.place(buyNo('n1', ALICE, 30, 2), 7);
+    expect(events).toEqual([
+      { type: 'ORDER_RESTED', seq: 1, at: 7, orderHash: 'n1', bookSide: 'ask', yesPrice: 70, status: 'OPEN', remaining: shares(2), filled: 0n },
+      { type: 'BOOK_LEVEL_CHANGED', seq: 2, at: 7, bookSeq: 1, side: 'ask', price: 70, remaining: shares(2) },
+    ]);
+    engine.assertInvariants();
+  });
+});
+
+describe('matching', () => {
+  it('when a BUY YES sweeps two ask levels, then it mints against a BUY NO, transfers against SELL YES in FIFO order, at maker prices', () => {
+    const engine = seededBook();
+    const events = step(engine, engine.place(buyYes('d1', DAVE, 60, 16), 101));
+    expect(strip(events)).toEqual([
+      {
+        type: 'TRADE', tradeId: 'm:1', kind: 'MINT', yesPrice: 55, size: shares(4),
+        maker: { orderHash: 'a2', maker: BOB, side: 'BUY', outcome: 0, price: 45, size: shares(4), collateral: shares(1.8), fee: 0n },
+        taker: { orderHash: 'd1', maker: DAVE, side: 'BUY', outcome: 1, price: 55, size: shares(4), collateral: shares(2.2), fee: 0n },
+      },
+      { type: 'ORDER_UPDATED', orderHash: 'a2', status: 'MATCHED', remaining: 0n, filled: shares(4) },
+      {
+        type: 'TRADE', tradeId: 'm:2', kind: 'TRANSFER', yesPrice: 60, size: shares(10),
+        maker: { orderHash: 'a1', maker: ALICE, side: 'SELL', outcome: 1, price: 60, size: shares(10), collateral: shares(6), fee: 0n },
+        taker: { orderHash: 'd1', maker: DAVE, side: 'BUY', outcome: 1, price: 60, size: shares(10), collateral: shares(6), fee: 0n },
+      },
+      { type: 'ORDER_UPDATED', orderHash: 'a1', status: 'MATCHED', remaining: 0n, filled: shares(10) },
+      {
+        type: 'TRADE', tradeId: 'm:3', kind: 'TRANSFER', yesPrice: 60, size: shares(2),
+        maker: { orderHash: 'a3', maker: CAROL, side: 'SELL', outcome: 1, price: 60, size: shares(2), collateral: shares(1.2), fee: 0n },
+        taker: { orderHash: 'd1', maker: DAVE, side: 'BUY', outcome: 1, price: 60, size: shares(2), collateral: shares(1.2), fee: 0n },
+      },
+      { type: 'ORDER_UPDATED', orderHash: 'a3', status: 'PARTIALLY_FILLED', remaining: shares(3), filled: shares(2) },
+      { type: 'ORDER_UPDATED', orderHash: 'd1', status: 'MATCHED', remaining: 0n, filled: shares(16) },
+      { type: 'BOOK_LEVEL_CHANGED', bookSeq: 7, side: 'ask', price: 55, remaining: 0n },
+      { type: 'BOOK_LEVEL_CHANGED', bookSeq: 7, side: 'ask', price: 60, remaining: shares(3) },
+    ]);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => events[0].seq + i));
+    expect(engine.depth().asks).toEqual([{ price: 60, remaining: shares(3) }]);
+    expect(engine.order('a3')).toMatchObject({ status: 'PARTIALLY_FILLED', remaining: shares(3), filled: shares(2) });
+    expect(engine.order('a1')).toBeUndefined();
+  });
+
+  it('when a SELL NO crosses a SELL YES, then they merge and the taker keeps the improvement', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('s1', ALICE, 40, 5)]);
+    const events = step(engine, engine.place(sellNo('s2', BOB, 55, 5), 101));
+    const trade = events[0];
+    expect(trade).toMatchObject({ type: 'TRADE', kind: 'MERGE', yesPrice: 40, size: shares(5) });
+    if (trade.type !== 'TRADE') throw new Error('expected a trade');
+    expect(trade.maker).toMatchObject({ orderHash: 's1', side: 'SELL', outcome: 1, price: 40, collateral: shares(2) });
+    expect(trade.taker).toMatchObject({ orderHash: 's2', side: 'SELL', outcome: 0, price: 60, collateral: shares(3) });
+    expect(trade.maker.collateral + trade.taker.collateral).toBe(shares(5));
+    expect(typesOf(events)).toEqual(['TRADE', 'ORDER_UPDATED', 'ORDER_UPDATED', 'BOOK_LEVEL_CHANGED']);
+  });
+
+  it('when a SELL NO crosses a BUY NO, then NO tokens transfer at the maker NO price', () => {
+    const engine = newEngine();
+    seed(engine, [buyNo('n1', CAROL, 30, 2)]);
+    const [trade] = step(engine, engine.place(sellNo('n2', DAVE, 25, 2), 101));
+    expect(trade).toMatchObject({
+      type: 'TRADE', kind: 'TRANSFER', yesPrice: 70,
+      maker: { orderHash: 'n1', side: 'BUY', outcome: 0, price: 30, collateral: shares(0.6) },
+      taker: { orderHash: 'n2', side: 'SELL', outcome: 0, price: 30, collateral: shares(0.6) },
+    });
+  });
+
+  it('when a SELL YES hits the bids, then it transfers against BUY YES and merges against SELL NO, best bid first', () => {
+    const engine = seededBook();
+    const events = step(engine, engine.place(sellYes('s1', CAROL, 45, 6), 101));
+    const trades = events.filter((e) => e.type === 'TRADE');
+    expect(trades.map((t) => [t.kind, t.yesPrice, t.size, t.maker.orderHash])).toEqual([
+      ['TRANSFER', 50, shares(3), 'b1'],
+      ['TRANSFER', 50, shares(1), 'b3'],
+      ['MERGE', 48, shares(2), 'b2'],
+    ]);
+    expect(events.at(-3)).toMatchObject({ type: 'ORDER_UPDATED', orderHash: 's1', status: 'MATCHED' });
+    expect(engine.depth().bids).toEqual([]);
+  });
+
+  it('when a limit order partly fills, then its remainder rests PARTIALLY_FILLED at its own price', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('a', ALICE, 55, 3)]);
+    const events = step(engine, engine.place(buyYes('b', BOB, 58, 5), 101));
+    expect(strip(events).slice(2)).toEqual([
+      { type: 'ORDER_RESTED', orderHash: 'b', bookSide: 'bid', yesPrice: 58, status: 'PARTIALLY_FILLED', remaining: shares(2), filled: shares(3) },
+      { type: 'BOOK_LEVEL_CHANGED', bookSeq: 2, side: 'ask', price: 55, remaining: 0n },
+      { type: 'BOOK_LEVEL_CHANGED', bookSeq: 2, side: 'bid', price: 58, remaining: shares(2) },
+    ]);
+  });
+
+  it('when a resting order has expired by the time it would match, then it expires instead of trading', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('old', ALICE, 50, 1, { expiration: 150 }), sellYes('new', CAROL, 50, 1)]);
+    const events = step(engine, engine.place(buyYes('b', BOB, 50, 1), 150));
+    expect(typesOf(events)).toEqual(['ORDER_EXPIRED', 'TRADE', 'ORDER_UPDATED', 'ORDER_UPDATED', 'BOOK_LEVEL_CHANGED']);
+    expect(events[1]).toMatchObject({ maker: { orderHash: 'new' } });
+  });
+});
+
+describe('MARKET orders', () => {
+  it('when a MARKET BUY meets a price beyond its worst price, then it stops and the remainder is cancelled', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('a', ALICE, 55, 3), sellYes('b', CAROL, 60, 3)]);
+    const events = step(engine, engine.place(buyYes('m1', BOB, 58, 5, { orderType: 'MARKET' }), 101));
+    expect(typesOf(events)).toEqual(['TRADE', 'ORDER_UPDATED', 'ORDER_CANCELLED', 'BOOK_LEVEL_CHANGED']);
+    expect(strip(events)[2]).toEqual({ type: 'ORDER_CANCELLED', orderHash: 'm1', reason: 'MARKET_REMAINDER', status: 'CANCELLED', remaining: shares(2), filled: shares(3) });
+    expect(engine.order('m1')).toBeUndefined();
+    expect(engine.depth()).toMatchObject({ bids: [], asks: [{ price: 60, remaining: shares(3) }] });
+  });
+
+  it('when a MARKET order is fully matched, then it ends MATCHED', () => {
+    const engine = newEngine();
+    seed(engine, [buyYes('a', ALICE, 40, 3)]);
+    const events = step(engine, engine.place(sellYes('m1', BOB, 30, 3, { orderType: 'MARKET' }), 101));
+    expect(strip(events)[2]).toEqual({ type: 'ORDER_UPDATED', orderHash: 'm1', status: 'MATCHED', remaining: 0n, filled: shares(3) });
+    expect(events[0]).toMatchObject({ yesPrice: 40, taker: { price: 40 } });
+  });
+
+  it('when a MARKET order meets an empty book, then it is cancelled whole and the book does not change', () => {
+    const engine = newEngine();
+    const events = step(engine, engine.place(buyNo('m1', BOB, 90, 1, { orderType: 'MARKET' }), 101));
+    expect(strip(events)).toEqual([{ type: 'ORDER_CANCELLED', orderHash: 'm1', reason: 'MARKET_REMAINDER', status: 'CANCELLED', remaining: shares(1), filled: 0n }]);
+    expect(engine.depth()).toEqual({ seq: 0, bids: [], asks: [] });
+  });
+});
+
+describe('taker restriction', () => {
+  it('when a resting order is restricted to another counterparty, then others skip it and it keeps its queue place', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('r1', ALICE, 50, 5, { taker: CAROL }), sellYes('r2', BOB, 50, 5)]);
+    const first = step(engine, engine.place(buyYes('d', DAVE, 50, 5), 101));
+    expect(first[0]).toMatchObject({ type: 'TRADE', maker: { orderHash: 'r2' } });
+    expect(engine.depth().asks).toEqual([{ price: 50, remaining: shares(5) }]);
+    const second = step(engine, engine.place(buyYes('c', CAROL, 50, 2), 102));
+    expect(second[0]).toMatchObject({ type: 'TRADE', maker: { orderHash: 'r1' }, taker: { orderHash: 'c' } });
+  });
+
+  it('when an incoming order is restricted, then it only matches that maker and may rest in a crossed-looking book', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('x', ALICE, 50, 2), sellYes('y', BOB, 52, 2)]);
+    const events = step(engine, engine.place(buyYes('d', DAVE, 55, 3, { taker: BOB.toUpperCase().replace('0X', '0x') }), 101));
+    expect(events.filter((e) => e.type === 'TRADE').map((t) => t.maker.orderHash)).toEqual(['y']);
+    expect(engine.depth()).toMatchObject({ bids: [{ price: 55, remaining: shares(1) }], asks: [{ price: 50, remaining: shares(2) }] });
+    expect(engine.bestBid()).toBeGreaterThan(engine.bestAsk()!);
+  });
+});
+
+describe('self-trade prevention', () => {
+  it('when an order would match its own maker resting order, then the resting order is cancelled and matching goes on', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('own', ALICE, 50, 2), sellYes('other', BOB, 50, 1)]);
+    const events = step(engine, engine.place(buyYes('b', ALICE, 55, 3), 101));
+    expect(strip(events).slice(0, 2)).toEqual([
+      { type: 'ORDER_CANCELLED', orderHash: 'own', reason: 'SELF_TRADE', status: 'CANCELLED', remaining: shares(2), filled: 0n },
+      expect.objectContaining({ type: 'TRADE', maker: expect.objectContaining({ orderHash: 'other' }) }),
+    ]);
+    expect(engine.depth()).toMatchObject({ bids: [{ price: 55, remaining: shares(2) }], asks: [] });
+  });
+});
+
+describe('cancel and expiry', () => {
+  it('when a resting order is cancelled, then it leaves the book once; a second cancel changes nothing', () => {
+    const engine = seededBook();
+    expect(strip(step(engine, engine.cancel('a1', 101)))).toEqual([
+      { type: 'ORDER_CANCELLED', orderHash: 'a1', reason: 'USER', status: 'CANCELLED', remaining: shares(10), filled: 0n },
+      { type: 'BOOK_LEVEL_CHANGED', bookSeq: 7, side: 'ask', price: 60, remaining: shares(5) },
+    ]);
+    expect(engine.cancel('a1', 102)).toEqual([]);
+    expect(engine.cancel('nope', 102)).toEqual([]);
+  });
+
+  it('when cancelAll has a filter, then only that maker side and outcome are cancelled, oldest first', () => {
+    const engine = seededBook();
+    const events = step(engine, engine.cancelAll(101, { maker: ALICE.toUpperCase().replace('0X', '0x'), outcome: 1 }, 'MARKET_CLOSED'));
+    expect(strip(events)).toEqual([
+      { type: 'ORDER_CANCELLED', orderHash: 'a1', reason: 'MARKET_CLOSED', status: 'CANCELLED', remaining: shares(10), filled: 0n },
+      { type: 'BOOK_LEVEL_CHANGED', bookSeq: 7, side: 'ask', price: 60, remaining: shares(5) },
+    ]);
+    expect(typesOf(engine.cancelAll(102))).toEqual([...Array(5).fill('ORDER_CANCELLED'), ...Array(4).fill('BOOK_LEVEL_CHANGED')]);
+    expect(engine.depth()).toEqual({ seq: 8, bids: [], asks: [] });
+  });
+
+  it('when expiration is reached, then GTD and LIMIT-with-expiration orders expire, earliest first', () => {
+    const engine = newEngine();
+    seed(engine, [buyYes('g', ALICE, 40, 1, { orderType: 'GTD', expiration: 300 }), buyYes('l', BOB, 41, 1, { expiration: 200 }), buyYes('forever', CAROL, 42, 1)]);
+    expect(engine.nextExpiration()).toBe(200);
+    expect(engine.expire(199)).toEqual([]);
+    expect(typesOf(step(engine, engine.expire(200)))).toEqual(['ORDER_EXPIRED', 'BOOK_LEVEL_CHANGED']);
+    expect(engine.nextExpiration()).toBe(300);
+    expect(engine.expireOrder('g', 299)).toEqual([]);
+    expect(strip(step(engine, engine.expireOrder('g', 300)))[0]).toEqual({ type: 'ORDER_EXPIRED', orderHash: 'g', status: 'EXPIRED', remaining: shares(1), filled: 0n });
+    expect(engine.nextExpiration()).toBeNull();
+    expect(engine.depth().bids).toEqual([{ price: 42, remaining: shares(1) }]);
+  });
+
+  it('when an incoming order is already expired, then it is EXPIRED without touching the book', () => {
+    const engine = seededBook();
+    expect(strip(engine.place(buyYes('late', BOB, 99, 1, { orderType: 'GTD', expiration: 100 }), 100))).toEqual([
+      { type: 'ORDER_EXPIRED', orderHash: 'late', status: 'EXPIRED', remaining: shares(1), filled: 0n },
+    ]);
+    expect(engine.depth().asks[0]).toEqual({ price: 55, remaining: shares(4) });
+  });
+
+  it('when a cancel arrives after the order expired, then the order is reported EXPIRED', () => {
+    const engine = newEngine();
+    seed(engine, [buyYes('g', ALICE, 40, 1, { orderType: 'GTD', expiration: 300 })]);
+    expect(typesOf(engine.cancel('g', 300))).toEqual(['ORDER_EXPIRED', 'BOOK_LEVEL_CHANGED']);
+  });
+});
+
+describe('input validation', () => {
+  it.each([
+    ['tick 0', 'INVALID_PRICE', { price: 0 }],
+    ['tick 101', 'INVALID_PRICE', { price: 101 }],
+    ['sub-tick', 'INVALID_PRICE', { price: 50.5 }],
+    ['zero size', 'INVALID_SIZE', { size: 0n }],
+    ['size not a lot multiple', 'INVALID_SIZE', { size: 150n }],
+    ['GTD without expiration', 'INVALID_ORDER', { orderType: 'GTD' as const, expiration: 0 }],
+  ])('when the order has %s, then place throws %s', (_name, code, patch) => {
+    const engine = newEngine();
+    const good = buyYes('h', ALICE, 50, 1);
+    expectEngineError(() => engine.place({ ...good, ...patch }, 1), code);
+    expect(engine.depth().bids).toEqual([]);
+  });
+
+  it('when signed amounts drift from price and size, then place throws DRIFTED_AMOUNTS', () => {
+    const good = buyYes('h', ALICE, 50, 1);
+    expectEngineError(() => newEngine().place({ ...good, makerAmount: good.makerAmount - 1n }, 1), 'DRIFTED_AMOUNTS');
+  });
+
+  it('when a hash is already resting or time is bad, then the engine throws', () => {
+    const engine = seededBook();
+    expectEngineError(() => engine.place(sellYes('a1', ALICE, 60, 1), 101), 'DUPLICATE_ORDER');
+    expectEngineError(() => engine.expire(-1), 'INVALID_TIME');
+    expectEngineError(() => engine.cancel('a1', 1.5), 'INVALID_TIME');
+    expect(() => new Engine({ marketId: '' })).toThrow(EngineError);
+  });
+});
+
+describe('snapshot and invariants', () => {
+  it('when an engine is snapshotted, then the snapshot is plain JSON and a restored engine behaves identically', () => {
+    const engine = seededBook();
+    engine.place(buyYes('p', DAVE, 60, 6, { expiration: 500 }), 101);
+    const snap = engine.snapshot();
+    expect(JSON.parse(JSON.stringify(snap))).toEqual(snap);
+    const copy = Engine.restore(JSON.parse(JSON.stringify(snap)));
+    copy.assertInvariants();
+    expect(copy.depth()).toEqual(engine.depth());
+    expect(copy.nextExpiration()).toBe(engine.nextExpiration());
+    const next = [sellNo('q', BOB, 45, 9), buyYes('r', CAROL, 99, 20)];
+    for (const o of next) expect(copy.place(o, 102)).toEqual(engine.place(o, 102));
+    expect(copy.snapshot()).toEqual(engine.snapshot());
+  });
+
+  it('when a snapshot holds a matchable crossed book or broken sizes, then restore throws INVALID_SNAPSHOT', () => {
+    const snap = seededBook().snapshot();
+    const crossed = { ...snap, orders: [...snap.orders, { ...snap.orders[0], hash: 'x', maker: BOB, side: 'BUY' as const, price: 70, makerAmount: '7000000', takerAmount: '10000000', arrival: snap.arrival + 1 }], arrival: snap.arrival + 1 };
+    expectEngineError(() => Engine.restore(crossed), 'INVALID_SNAPSHOT');
+    const broken = { ...snap, orders: snap.orders.map((o, i) => (i === 0 ? { ...o, filled: '1' } : o)) };
+    expectEngineError(() => Engine.restore(broken), 'INVALID_SNAPSHOT');
+    expectEngineError(() => Engine.restore({ ...snap, version: 2 }), 'INVALID_SNAPSHOT');
+  });
+
+  it('when a level total is corrupted, then assertInvariants throws INVARIANT_VIOLATED', () => {
+    const engine = seededBook();
+    engine.asks.level(60)!.total += 1n;
+    expectEngineError(() => engine.assertInvariants(), 'INVARIANT_VIOLATED');
+  });
+
+  it('when FIFO order inside a level is broken, then assertInvariants throws', () => {
+    const engine = seededBook();
+    const level = engine.asks.level(60)!;
+    level.head!.arrival = 99;
+    expectEngineError(() => engine.assertInvariants(), 'INVARIANT_VIOLATED');
+  });
+});
+
+it('uses the zero address constant for open orders', () => {
+  expect(order({ hash: 'z', maker: ALICE, side: 'BUY', outcome: 1, price: 1, size: 100n }).taker).toBe(ZERO_ADDRESS);
+});
