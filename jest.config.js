@@ -6,7 +6,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     // Type-checking is `npm run typecheck`; jest only transpiles, which keeps the run fast.
-    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
   },
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',

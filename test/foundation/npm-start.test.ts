@@ -1,0 +1,99 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectDatabase } from '../../src/db/connect';
+import { connectTemporal } from '../../src/temporal/connect';
+import { freePort, isPortOpen } from '../../src/embedded/free-port';
+
+const root = join(__dirname, '..', '..');
+const supervisor = join(root, 'dist', 'src', 'supervisor', 'main.js');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** Runs the built `npm start` entry point and resolves once it prints that it is ready. */
+function startService(env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn(process.execPath, [supervisor], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in time:\n${output.slice(-3000)}`)), 120_000);
+    const check = setInterval(() => {
+      if (output.includes('[predex] ready')) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve({ child, output: () => output });
+      }
+    }, 200);
+    child.once('exit', (code) => {
+      clearInterval(check);
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ready:\n${output.slice(-3000)}`));
+    });
+  });
+}
+
+function stopService(started: Started): Promise<number | null> {
+  return new Promise((resolve) => {
+    started.child.once('exit', (code) => resolve(code));
+    started.child.kill('SIGINT');
+  });
+}
+
+describe('npm start (the whole service on embedded defaults)', () => {
+  const run = existsSync(supervisor) && !process.env.TEMPORAL_ADDRESS && !process.env.MONGODB_URI ? it : it.skip;
+
+  run('when started, stopped and started again, then every part is healthy and the data is still there', async () => {
+    const host = '127.0.0.1';
+    const ports = { api: await freePort(), temporal: await freePort(), ui: await freePort(), mongo: await freePort() };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TOOLS_DIR: process.env.TOOLS_DIR,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'predex-start-')),
+      HOST: host,
+      PORT: String(ports.api),
+      TEMPORAL_PORT: String(ports.temporal),
+      TEMPORAL_UI_PORT: String(ports.ui),
+      MONGODB_PORT: String(ports.mongo),
+      LOG_LEVEL: 'warn',
+    };
+    const api = `http://${host}:${ports.api}`;
+
+    const first = await startService(env);
+    expect(first.output()).toContain(`API          ${api}/v1`);
+    expect(first.output()).toContain(`Temporal UI  http://${host}:${ports.ui}`);
+    expect((await fetch(`${api}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${api}/readyz`)).json()).toMatchObject({ status: 'ready' });
+    expect((await fetch(`http://${host}:${ports.ui}/`)).status).toBe(200);
+
+    // Leave state in both stores: a document, and a workflow parked on a queue nobody polls.
+    const mongo = await connectDatabase(`mongodb://${host}:${ports.mongo}/`, 'predex');
+    await mongo.collection('persistence_probe').insertOne({ probe: 'kept' });
+    await mongo.close();
+    const temporal = await connectTemporal(`${host}:${ports.temporal}`, 'default');
+    await temporal.client.workflow.start('parkedWorkflow', { taskQueue: 'nobody-polls-this', workflowId: 'persistence-probe' });
+    await temporal.close();
+
+    expect(await stopService(first)).toBe(0);
+    for (const port of Object.values(ports)) expect(await isPortOpen(host, port)).toBe(false);
+
+    const second = await startService(env);
+    try {
+      const again = await connectDatabase(`mongodb://${host}:${ports.mongo}/`, 'predex');
+      expect(await again.collection('persistence_probe').findOne({}, { projection: { _id: 0 } })).toEqual({ probe: 'kept' });
+      await again.close();
+      const temporalAgain = await connectTemporal(`${host}:${ports.temporal}`, 'default');
+      const described = await temporalAgain.client.workflow.getHandle('persistence-probe').describe();
+      expect(described.status.name).toBe('RUNNING');
+      await temporalAgain.client.workflow.getHandle('persistence-probe').terminate('test done');
+      await temporalAgain.close();
+    } finally {
+      expect(await stopService(second)).toBe(0);
+    }
+  }, 300_000);
+});

@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { pingDatabase } from '../../src/db/connect';
+import { connectTemporal, pingTemporal } from '../../src/temporal/connect';
+import { toolBinaryPath } from '../../src/tools/ensure-go-tool';
+import { FERRETDB, TEMPORAL_CLI } from '../../src/tools/tool-versions';
+import { useTestDatabase } from '../helpers/test-database';
+import { testTemporalAddress } from '../helpers/test-temporal';
+
+describe('real servers under the tests', () => {
+  const { db } = useTestDatabase();
+
+  it('when the tests run, then the MongoDB-compatible server stores and unique-indexes documents', async () => {
+    await pingDatabase(db());
+    const things = db().collection('things');
+    await things.createIndex({ key: 1 }, { unique: true });
+    await things.insertOne({ key: 'a', value: '1' });
+    await expect(things.insertOne({ key: 'a', value: '2' })).rejects.toMatchObject({ code: 11000 });
+    expect(await things.findOne({ key: 'a' }, { projection: { _id: 0 } })).toEqual({ key: 'a', value: '1' });
+  });
+
+  it('when the tests run, then the Temporal server answers', async () => {
+    const temporal = await connectTemporal(testTemporalAddress(), 'default');
+    try {
+      await pingTemporal(temporal.connection);
+      const info = await temporal.connection.workflowService.getSystemInfo({});
+      expect(info.serverVersion).toMatch(/^\d+\.\d+/);
+    } finally {
+      await temporal.close();
+    }
+  });
+
+  it('when the embedded tools were built, then they sit in the cache keyed by version', () => {
+    if (process.env.TEMPORAL_ADDRESS || process.env.MONGODB_URI) return; // external servers: nothing built
+    expect(toolBinaryPath(TEMPORAL_CLI)).toMatch(/temporal-v1\.5\.1\/temporal$/);
+    expect(toolBinaryPath(FERRETDB)).toMatch(/ferretdb-v1\.24\.2\/ferretdb$/);
+    expect(existsSync(toolBinaryPath(TEMPORAL_CLI))).toBe(true);
+    expect(existsSync(toolBinaryPath(FERRETDB))).toBe(true);
+  });
+});
