@@ -1,0 +1,26 @@
+/**
+ * The hand-off from the API to a market's workflow. Order entry persists orders (handoff PENDING)
+ * first, then calls `submit`; the workflow is the only writer of what happens next. Implemented by
+ * the Temporal client side of the market workflow (src/temporal/), faked only in unit tests.
+ */
+export interface MarketRef {
+  chain_id: number;
+  condition_id: string;
+}
+
+export interface CancelOutcome {
+  cancelled: string[];
+  not_cancelled: { order_hash: string; error: { code: 'ORDER_NOT_FOUND' | 'ORDER_ALREADY_FILLED' | 'ORDER_NOT_OPEN'; message: string } }[];
+}
+
+export interface MarketMatcher {
+  /**
+   * Hands persisted orders (by hash) to the market's workflow. Resolves once the workflow has
+   * durably received them (not when matched). Safe to call twice for the same hash.
+   */
+  submit(market: MarketRef, orderHashes: string[]): Promise<void>;
+  /** Cancels through the workflow so that a cancel racing a match has exactly one winner. */
+  cancel(market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome>;
+  /** Operator status change (PAUSED, OPEN, CLOSED, RESOLVED); applied by the workflow. */
+  setStatus(market: MarketRef, change: { status: string; resolution_outcome?: 0 | 1; actor: string }): Promise<void>;
+}
