@@ -1,0 +1,2 @@
+export { parseUnitsStrict, InvalidDecimalError } from './parse-units-strict';
+export { formatCanonical } from './format-canonical';
