@@ -10,8 +10,6 @@ import type {
   BookSide as SideName, CancelFilter, CancelReason, Depth, EngineEvent, EngineOptions, EngineOrder, FillLeg, OrderState,
 } from './types';
 
-type Emitted = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'seq' | 'at'> : never) : never;
-
 /**
  * The matching engine of one market: one YES-terms book, price-time priority, trades at the maker's
  * price. Pure and deterministic: time comes in as `now` (unix seconds), ids from internal counters,
@@ -53,16 +51,16 @@ export class Engine {
     const o = toBookOrder(order, ++this.counters.arrival);
     if (isExpired(o, now)) {
       o.status = 'EXPIRED';
-      this.emit({ type: 'ORDER_EXPIRED', orderHash: o.hash, status: 'EXPIRED', remaining: o.remaining, filled: o.filled });
+      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_EXPIRED', orderHash: o.hash, status: 'EXPIRED', remaining: o.remaining, filled: o.filled });
       return this.finish();
     }
     this.match(o);
     if (o.remaining === 0n) {
       o.status = 'MATCHED';
-      this.emit({ type: 'ORDER_UPDATED', orderHash: o.hash, status: 'MATCHED', remaining: 0n, filled: o.filled });
+      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_UPDATED', orderHash: o.hash, status: 'MATCHED', remaining: 0n, filled: o.filled });
     } else if (o.orderType === 'MARKET') {
       o.status = 'CANCELLED';
-      this.emit({ type: 'ORDER_CANCELLED', orderHash: o.hash, reason: 'MARKET_REMAINDER', status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
+      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_CANCELLED', orderHash: o.hash, reason: 'MARKET_REMAINDER', status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
     } else {
       this.rest(o);
     }
@@ -181,8 +179,8 @@ export class Engine {
     maker.remaining -= size;
     maker.filled += size;
     makerSide.reduce(maker, size);
-    this.emit({
-      type: 'TRADE', tradeId: `${this.marketId}:${++this.counters.tradeSeq}`, kind: tradeKind(taker, maker), yesPrice, size,
+    this.events.push({
+      seq: ++this.counters.seq, at: this.now, type: 'TRADE', tradeId: `${this.marketId}:${++this.counters.tradeSeq}`, kind: tradeKind(taker, maker), yesPrice, size,
       maker: leg(maker, yesPrice, size), taker: leg(taker, yesPrice, size),
     });
     if (maker.remaining === 0n) {
@@ -192,7 +190,7 @@ export class Engine {
     } else {
       maker.status = 'PARTIALLY_FILLED';
     }
-    this.emit({ type: 'ORDER_UPDATED', orderHash: maker.hash, status: maker.status, remaining: maker.remaining, filled: maker.filled });
+    this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_UPDATED', orderHash: maker.hash, status: maker.status, remaining: maker.remaining, filled: maker.filled });
   }
 
   private rest(o: BookOrder): void {
@@ -202,7 +200,7 @@ export class Engine {
     side.add(o);
     this.orders.set(o.hash, o);
     if (o.expiration !== 0) this.expiries.push({ expiration: o.expiration, arrival: o.arrival, hash: o.hash });
-    this.emit({ type: 'ORDER_RESTED', orderHash: o.hash, bookSide: o.bookSide, yesPrice: o.yesPrice, status: o.status, remaining: o.remaining, filled: o.filled });
+    this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_RESTED', orderHash: o.hash, bookSide: o.bookSide, yesPrice: o.yesPrice, status: o.status, remaining: o.remaining, filled: o.filled });
   }
 
   private removeResting(o: BookOrder, why: CancelReason | 'EXPIRED'): void {
@@ -212,10 +210,10 @@ export class Engine {
     this.orders.delete(o.hash);
     if (why === 'EXPIRED') {
       o.status = 'EXPIRED';
-      this.emit({ type: 'ORDER_EXPIRED', orderHash: o.hash, status: 'EXPIRED', remaining: o.remaining, filled: o.filled });
+      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_EXPIRED', orderHash: o.hash, status: 'EXPIRED', remaining: o.remaining, filled: o.filled });
     } else {
       o.status = 'CANCELLED';
-      this.emit({ type: 'ORDER_CANCELLED', orderHash: o.hash, reason: why, status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
+      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_CANCELLED', orderHash: o.hash, reason: why, status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
     }
   }
 
@@ -238,17 +236,13 @@ export class Engine {
       const remaining = (side === 'bid' ? this.bids : this.asks).level(price)?.total ?? 0n;
       if (remaining === before) continue;
       if (bookSeq === 0) bookSeq = ++this.counters.bookSeq;
-      this.emit({ type: 'BOOK_LEVEL_CHANGED', bookSeq, side, price, remaining });
+      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'BOOK_LEVEL_CHANGED', bookSeq, side, price, remaining });
     }
     this.touched.clear();
     const events = this.events;
     this.events = [];
     if (this.expiries.size > 1024 && this.expiries.size > 4 * this.orders.size) this.compactExpiries();
     return events;
-  }
-
-  private emit(event: Emitted): void {
-    this.events.push({ ...event, seq: ++this.counters.seq, at: this.now } as EngineEvent);
   }
 
   private compactExpiries(): void {
