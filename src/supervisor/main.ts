@@ -7,6 +7,7 @@ import type { ManagedProcess } from '../embedded/managed-process';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server';
 import { ChildService } from './child-service';
 import { lockDataDir } from './data-lock';
+import { devSecretsFile, ensureDevSecrets } from './dev-secrets';
 import { waitForApi, waitForWorker } from './readiness';
 
 const log = (line: string) => process.stdout.write(`[predex] ${line}\n`);
@@ -46,7 +47,11 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stopAll(0));
 
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env };
+    const secrets = ensureDevSecrets(dataDir, { ...process.env });
+    const env: NodeJS.ProcessEnv = secrets.env;
+    if (secrets.generated.length > 0) {
+      log(`development secrets for ${secrets.generated.join(', ')} are in ${devSecretsFile(dataDir)} (set them in the environment for production)`);
+    }
     let temporalUi: string | undefined;
     if (!config.TEMPORAL_ADDRESS) {
       await assertPortFree(config.HOST, config.TEMPORAL_PORT, 'Temporal');
