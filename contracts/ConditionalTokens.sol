@@ -23,7 +23,7 @@ interface IERC1155Receiver {
 contract ConditionalTokens {
     uint256 private constant OUTCOMES = 2;
 
-    mapping(uint256 => mapping(address => uint256)) public balanceOf;
+    mapping(uint256 => mapping(address => uint256)) private _balances;
     mapping(address => mapping(address => bool)) public isApprovedForAll;
     /// @notice Payout numerators per condition; empty until prepared, all zero until reported.
     mapping(bytes32 => uint256[]) public payoutNumerators;
@@ -85,7 +85,7 @@ contract ConditionalTokens {
         require(payoutDenominator[conditionId] == 0, "CTF: condition resolved");
         require(IERC20Like(collateral).transferFrom(msg.sender, address(this), amount), "CTF: collateral transfer");
         (uint256[] memory ids, uint256[] memory values) = _pair(collateral, conditionId, amount);
-        for (uint256 i = 0; i < OUTCOMES; i++) balanceOf[ids[i]][msg.sender] += amount;
+        for (uint256 i = 0; i < OUTCOMES; i++) _balances[ids[i]][msg.sender] += amount;
         emit TransferBatch(msg.sender, address(0), msg.sender, ids, values);
         emit PositionSplit(msg.sender, collateral, conditionId, amount);
         _checkBatchReceiver(msg.sender, address(0), msg.sender, ids, values);
@@ -108,7 +108,7 @@ contract ConditionalTokens {
         uint256 total = 0;
         for (uint256 i = 0; i < OUTCOMES; i++) {
             uint256 id = getPositionId(collateral, conditionId, 1 << i);
-            uint256 held = balanceOf[id][msg.sender];
+            uint256 held = _balances[id][msg.sender];
             if (held == 0) continue;
             _burn(msg.sender, id, held);
             emit TransferSingle(msg.sender, msg.sender, address(0), id, held);
@@ -124,10 +124,15 @@ contract ConditionalTokens {
         return interfaceId == 0x01ffc9a7 || interfaceId == 0xd9b67a26;
     }
 
+    /// @notice Standard ERC-1155 argument order: (owner, id).
+    function balanceOf(address owner, uint256 id) external view returns (uint256) {
+        return _balances[id][owner];
+    }
+
     function balanceOfBatch(address[] calldata owners, uint256[] calldata ids) external view returns (uint256[] memory out) {
         require(owners.length == ids.length, "CTF: length mismatch");
         out = new uint256[](owners.length);
-        for (uint256 i = 0; i < owners.length; i++) out[i] = balanceOf[ids[i]][owners[i]];
+        for (uint256 i = 0; i < owners.length; i++) out[i] = _balances[ids[i]][owners[i]];
     }
 
     function setApprovalForAll(address operator, bool approved) external {
@@ -139,7 +144,7 @@ contract ConditionalTokens {
         require(from == msg.sender || isApprovedForAll[from][msg.sender], "CTF: not approved");
         require(to != address(0), "CTF: zero address");
         _burn(from, id, value);
-        balanceOf[id][to] += value;
+        _balances[id][to] += value;
         emit TransferSingle(msg.sender, from, to, id, value);
         if (to.code.length > 0) {
             bytes4 answer = IERC1155Receiver(to).onERC1155Received(msg.sender, from, id, value, data);
@@ -159,7 +164,7 @@ contract ConditionalTokens {
         require(ids.length == values.length, "CTF: length mismatch");
         for (uint256 i = 0; i < ids.length; i++) {
             _burn(from, ids[i], values[i]);
-            balanceOf[ids[i]][to] += values[i];
+            _balances[ids[i]][to] += values[i];
         }
         emit TransferBatch(msg.sender, from, to, ids, values);
         if (to.code.length > 0) {
@@ -184,10 +189,10 @@ contract ConditionalTokens {
     }
 
     function _burn(address from, uint256 id, uint256 value) private {
-        uint256 held = balanceOf[id][from];
+        uint256 held = _balances[id][from];
         require(held >= value, "CTF: insufficient balance");
         unchecked {
-            balanceOf[id][from] = held - value;
+            _balances[id][from] = held - value;
         }
     }
 

@@ -13,7 +13,7 @@ import { priceToTicksRoundHalfUp, ticksToPrice } from './price-ticks';
 export interface MarketForSigning {
   exchange: Address;
   chainId: number;
-  tokens: { outcome: 0 | 1; token_id: string }[];
+  tokens: readonly { outcome: number; token_id: string }[];
   decimals: number;
   feeRateBps: number;
 }

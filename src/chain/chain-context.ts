@@ -1,0 +1,44 @@
+/**
+ * viem clients for one deployment. The http transport batches concurrent requests into one
+ * JSON-RPC batch (so a balance check's parallel eth_calls cost one round trip), and the operator
+ * account has a nonce manager so concurrent settlements from one process never collide.
+ */
+import { createPublicClient, createWalletClient, defineChain, http, nonceManager, type Chain, type PublicClient, type WalletClient, type Account, type Transport } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { ChainPortConfig } from './chain-config';
+
+export interface ChainContext {
+  config: ChainPortConfig;
+  chain: Chain;
+  publicClient: PublicClient<Transport, Chain>;
+  walletClient: WalletClient<Transport, Chain, Account>;
+  operator: Account;
+}
+
+export function chainOf(chainId: number, rpcUrl: string): Chain {
+  return defineChain({
+    id: chainId,
+    name: chainId === 56 ? 'BNB Smart Chain' : `chain ${chainId}`,
+    nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}
+
+export function transportOf(config: Pick<ChainPortConfig, 'rpcUrl' | 'requestTimeoutMs'>): Transport {
+  // retryCount 0: the caller (activity retry policy) owns retries; a dead node fails fast as SERVICE_DEGRADED.
+  return http(config.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: config.requestTimeoutMs ?? 10_000 });
+}
+
+export function createChainContext(config: ChainPortConfig): ChainContext {
+  const chain = chainOf(config.chainId, config.rpcUrl);
+  const transport = transportOf(config);
+  const pollingInterval = config.pollingIntervalMs ?? 1000;
+  const operator = privateKeyToAccount(config.operatorKey, { nonceManager });
+  return {
+    config,
+    chain,
+    operator,
+    publicClient: createPublicClient({ chain, transport, pollingInterval }),
+    walletClient: createWalletClient({ chain, transport, account: operator, pollingInterval }),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The chain port: the only way the rest of the service talks to the chain. Each method is one
+ * file in this folder; this binds them to one deployment's clients.
+ * Errors: AppError SERVICE_DEGRADED when the node is unreachable, ChainRevertError when a
+ * contract refuses (see chain-errors.ts).
+ */
+import type { Address, Hex } from 'viem';
+import type { SignedOrder } from '../signing';
+import type { ChainPortConfig } from './chain-config';
+import { createChainContext, type ChainContext } from './chain-context';
+import { getBlockNumber, getCancelAndNonceEvents, type CancelOrNonceEvent } from './cancel-and-nonce-events';
+import { cancelOrderCalldata } from './cancel-order-calldata';
+import { prepareCondition, reportPayouts, type PreparedCondition } from './conditions';
+import { contractOrderHash, isValidContractSignature, makerNonce, orderStatus, type OnChainOrderStatus } from './exchange-reads';
+import { fundWallet, type FundWalletOptions } from './fund-wallet';
+import { readWalletBalances, type WalletBalances } from './read-wallet-balances';
+import { submitMatch, type MatchSubmission } from './submit-match';
+import { waitForReceipt, type SettlementReceipt } from './wait-for-receipt';
+
+export interface ChainPort {
+  readonly context: ChainContext;
+  readonly chainId: number;
+  readonly operatorAddress: Address;
+  readonly addresses: ChainPortConfig['addresses'];
+  readWalletBalances(wallet: Address, tokenIds?: readonly bigint[]): Promise<WalletBalances>;
+  makerNonce(maker: Address): Promise<bigint>;
+  orderStatus(orderHash: Hex): Promise<OnChainOrderStatus>;
+  contractOrderHash(order: SignedOrder): Promise<Hex>;
+  isValidContractSignature(wallet: Address, digest: Hex, signature: Hex): Promise<boolean>;
+  submitMatch(match: MatchSubmission): Promise<Hex>;
+  waitForReceipt(hash: Hex, confirmations?: number, timeoutMs?: number): Promise<SettlementReceipt>;
+  cancelOrderCalldata(order: SignedOrder): { to: Address; data: Hex; chain_id: number };
+  getBlockNumber(): Promise<bigint>;
+  getCancelAndNonceEvents(fromBlock: bigint, toBlock: bigint): Promise<CancelOrNonceEvent[]>;
+  prepareCondition(questionId: Hex): Promise<PreparedCondition>;
+  reportPayouts(questionId: Hex, winningOutcome: 0 | 1): Promise<void>;
+  /** Local chains only (needs the collateral's open mint). */
+  fundWallet(address: Address, amount: bigint, options?: FundWalletOptions): Promise<void>;
+}
+
+export function createChainPort(config: ChainPortConfig): ChainPort {
+  const ctx = createChainContext(config);
+  return {
+    context: ctx,
+    chainId: config.chainId,
+    operatorAddress: ctx.operator.address,
+    addresses: config.addresses,
+    readWalletBalances: (wallet, tokenIds) => readWalletBalances(ctx, wallet, tokenIds),
+    makerNonce: (maker) => makerNonce(ctx, maker),
+    orderStatus: (orderHash) => orderStatus(ctx, orderHash),
+    contractOrderHash: (order) => contractOrderHash(ctx, order),
+    isValidContractSignature: (wallet, digest, signature) => isValidContractSignature(ctx, wallet, digest, signature),
+    submitMatch: (match) => submitMatch(ctx, match),
+    waitForReceipt: (hash, confirmations, timeoutMs) => waitForReceipt(ctx, hash, confirmations, timeoutMs),
+    cancelOrderCalldata: (order) => cancelOrderCalldata(config.addresses.exchange, config.chainId, order),
+    getBlockNumber: () => getBlockNumber(ctx),
+    getCancelAndNonceEvents: (fromBlock, toBlock) => getCancelAndNonceEvents(ctx, fromBlock, toBlock),
+    prepareCondition: (questionId) => prepareCondition(ctx, questionId),
+    reportPayouts: (questionId, winningOutcome) => reportPayouts(ctx, questionId, winningOutcome),
+    fundWallet: (address, amount, options) => fundWallet(ctx, address, amount, options),
+  };
+}
