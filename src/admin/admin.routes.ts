@@ -1,0 +1,70 @@
+import { Router } from 'express';
+import { checkLimit, decodeCursor, pageQuery, toPage } from '../api/pagination';
+import { parseQuery } from '../api/query';
+import { validateOrThrow } from '../validation/ajv';
+import type { MarketRecord, TickerRecord } from '../db/models';
+import { changeMarketStatus, ChangeMarketStatusDeps } from '../markets/change-market-status';
+import { createMarket, CreateMarketDeps } from '../markets/create-market';
+import { validateConditionIdParam } from '../markets/market.schemas';
+import { presentAdminMarket, presentMarket } from '../markets/present-market';
+import { operatorOf, requireAdminToken } from './admin-auth';
+import {
+  adminChainQuerySchema,
+  adminListQuerySchema,
+  validateAdminChainQuery,
+  validateAdminListQuery,
+  validateCreateMarketBody,
+  validateSetStatusBody,
+} from './admin.schemas';
+
+export type AdminRoutesDeps = CreateMarketDeps & ChangeMarketStatusDeps & { adminToken: string };
+
+/**
+ * /admin: the operator surface (decisions section 6). Mounted at the root only when ADMIN_TOKEN
+ * is set; otherwise /admin/* falls through to the app's 404 NOT_FOUND.
+ */
+export function adminRoutes(deps: AdminRoutesDeps): Router {
+  const router = Router();
+  router.use('/admin', requireAdminToken(deps.adminToken));
+
+  router.post('/admin/markets', async (req, res) => {
+    parseQuery(adminChainQuerySchema, validateAdminChainQuery, req.query);
+    const body = validateOrThrow(validateCreateMarketBody, req.body ?? {}, 'body');
+    const market = await createMarket(deps, { ...body, actor: operatorOf(req) });
+    res.status(201).json(presentMarket(market, null, 'en'));
+  });
+
+  router.get('/admin/markets', async (req, res) => {
+    const q = parseQuery(adminListQuerySchema, validateAdminListQuery, req.query, { lowerCase: ['status'] });
+    if (q.chain_id !== undefined) deps.chains.require(q.chain_id);
+    const limit = checkLimit(q.limit);
+    const page = pageQuery(decodeCursor(q.cursor), 'created_at', 'condition_id');
+    const filter: Record<string, unknown> = { ...page.filter };
+    if (q.status !== 'all') filter.status = q.status.toUpperCase();
+    if (q.chain_id !== undefined) filter.chain_id = q.chain_id;
+    const rows = await deps.store.markets.find(filter).sort(page.sort).limit(limit + 1).lean<MarketRecord[]>().exec();
+    const shown = rows.slice(0, limit);
+    const tickers = shown.length
+      ? await deps.store.tickers.find({ $or: shown.map((m) => ({ chain_id: m.chain_id, condition_id: m.condition_id })) }).lean<TickerRecord[]>().exec()
+      : [];
+    const byKey = new Map(tickers.map((t) => [`${t.chain_id}:${t.condition_id}`, t]));
+    res.json(toPage(rows, limit, (m) => ({ at: m.created_at, id: m.condition_id }), (m) => presentAdminMarket(m, byKey.get(`${m.chain_id}:${m.condition_id}`) ?? null)));
+  });
+
+  router.post('/admin/markets/:condition_id/status', async (req, res) => {
+    const { condition_id } = validateOrThrow(validateConditionIdParam, req.params, 'path');
+    const q = parseQuery(adminChainQuerySchema, validateAdminChainQuery, req.query);
+    const body = validateOrThrow(validateSetStatusBody, req.body ?? {}, 'body');
+    const market = await changeMarketStatus(deps, {
+      chainId: q.chain_id,
+      conditionId: condition_id,
+      status: body.status,
+      resolutionOutcome: body.resolution_outcome,
+      actor: operatorOf(req),
+    });
+    const ticker = await deps.store.tickers.findOne({ chain_id: market.chain_id, condition_id: market.condition_id }).lean<TickerRecord>().exec();
+    res.json(presentMarket(market, ticker, 'en'));
+  });
+
+  return router;
+}

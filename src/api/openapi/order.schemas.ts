@@ -1,0 +1,241 @@
+import { ADDRESS, DECIMAL, HEX32, UINT_STRING } from '../../markets/market.schemas';
+import { PAGE_QUERY_PROPERTIES, pageSchema } from '../pagination';
+
+/**
+ * The order, fill and position shapes of api-v1.md and decisions.md, as JSON schemas. They
+ * document routes whose handlers live in the orders module; that module may import and compile
+ * these so that the OpenAPI document and its validation stay one source.
+ */
+const DATE_TIME = { type: 'string', format: 'date-time' } as const;
+const ORDER_STATUS = { type: 'string', enum: ['OPEN', 'PARTIALLY_FILLED', 'MATCHED', 'FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED'] } as const;
+const SIDE = { type: 'string', enum: ['BUY', 'SELL'] } as const;
+const OUTCOME = { type: 'integer', enum: [0, 1] } as const;
+const CHAIN_ID = { type: 'integer', minimum: 1 } as const;
+const inlineError = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
+    },
+  },
+} as const;
+
+export const placeOrderItemSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'condition_id', 'chain_id', 'side', 'order_type', 'outcome', 'price', 'size', 'salt', 'signer', 'taker', 'token_id',
+    'maker_amount', 'taker_amount', 'expiration', 'nonce', 'fee_rate_bps', 'signature_type', 'signature',
+  ],
+  properties: {
+    condition_id: HEX32,
+    chain_id: CHAIN_ID,
+    side: SIDE,
+    order_type: { type: 'string', enum: ['LIMIT', 'MARKET', 'GTD'] },
+    outcome: OUTCOME,
+    price: { ...DECIMAL, description: 'Price of the outcome token, [0.01, 1.00] in 0.01 ticks' },
+    size: { ...DECIMAL, description: 'Shares, at least 0.1' },
+    salt: UINT_STRING,
+    signer: ADDRESS,
+    taker: ADDRESS,
+    token_id: UINT_STRING,
+    maker_amount: UINT_STRING,
+    taker_amount: UINT_STRING,
+    expiration: UINT_STRING,
+    nonce: UINT_STRING,
+    fee_rate_bps: { type: 'integer', minimum: 0 },
+    signature_type: { type: 'integer', enum: [0, 1] },
+    signature: { type: 'string', pattern: '^0x[0-9a-fA-F]+$' },
+  },
+} as const;
+
+export const placeOrdersBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['orders'],
+  properties: { orders: { type: 'array', minItems: 1, maxItems: 15, items: placeOrderItemSchema } },
+} as const;
+
+export const placedOrderSchema = {
+  type: 'object',
+  required: ['order_hash', 'condition_id', 'chain_id', 'status', 'side', 'outcome', 'price', 'size', 'remaining_size', 'fills', 'book_added_at', 'created_at'],
+  properties: {
+    order_hash: HEX32,
+    condition_id: HEX32,
+    chain_id: CHAIN_ID,
+    status: { type: 'string', const: 'OPEN' },
+    side: SIDE,
+    outcome: OUTCOME,
+    price: DECIMAL,
+    size: DECIMAL,
+    remaining_size: DECIMAL,
+    fills: { type: 'array', maxItems: 0 },
+    book_added_at: { type: 'null' },
+    created_at: DATE_TIME,
+  },
+} as const;
+
+export const placeOrdersResponseSchema = {
+  type: 'object',
+  required: ['results'],
+  properties: {
+    results: { type: 'array', items: { oneOf: [placedOrderSchema, inlineError] } },
+    _idempotent_replayed: { type: 'boolean', const: true },
+  },
+} as const;
+
+export const orderRecordSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'order_hash', 'condition_id', 'chain_id', 'side', 'outcome', 'order_type', 'price', 'size', 'remaining_size', 'status',
+    'token_id', 'fee_rate_bps', 'expiration', 'book_added_at', 'created_at', 'updated_at',
+  ],
+  properties: {
+    order_hash: HEX32,
+    condition_id: HEX32,
+    chain_id: CHAIN_ID,
+    side: SIDE,
+    outcome: OUTCOME,
+    order_type: { type: 'string', enum: ['LIMIT', 'MARKET', 'GTD'] },
+    price: DECIMAL,
+    size: DECIMAL,
+    remaining_size: DECIMAL,
+    status: ORDER_STATUS,
+    token_id: UINT_STRING,
+    fee_rate_bps: { type: 'integer', minimum: 0 },
+    expiration: { ...UINT_STRING, description: 'unix seconds, 0 = no expiry' },
+    book_added_at: { type: ['string', 'null'], format: 'date-time' },
+    created_at: DATE_TIME,
+    updated_at: DATE_TIME,
+  },
+} as const;
+
+export const listOrdersQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    chain_id: CHAIN_ID,
+    condition_id: HEX32,
+    status: { type: 'string', enum: ['open', 'filled', 'cancelled', 'all'], default: 'all', description: 'Case-insensitive' },
+    ...PAGE_QUERY_PROPERTIES,
+  },
+} as const;
+
+export const cancelOrdersBodySchema = {
+  oneOf: [
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['order_hashes'],
+      properties: { order_hashes: { type: 'array', minItems: 1, maxItems: 100, items: HEX32 } },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['filter'],
+      properties: {
+        filter: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { condition_id: HEX32, chain_id: CHAIN_ID, side: SIDE, outcome: OUTCOME },
+        },
+      },
+    },
+    { type: 'object', additionalProperties: false, required: ['all'], properties: { all: { type: 'boolean', const: true } } },
+  ],
+} as const;
+
+export const cancelOrdersResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['cancelled', 'not_cancelled'],
+  properties: {
+    cancelled: { type: 'array', items: HEX32 },
+    not_cancelled: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['order_hash', 'error'],
+        properties: { order_hash: HEX32, error: inlineError.properties.error },
+      },
+    },
+  },
+} as const;
+
+export const cancelOnchainResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['to', 'data', 'chain_id'],
+  properties: { to: ADDRESS, data: { type: 'string', pattern: '^0x[0-9a-fA-F]*$' }, chain_id: CHAIN_ID },
+} as const;
+
+export const fillSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['trade_id', 'order_hash', 'condition_id', 'chain_id', 'role', 'side', 'outcome', 'price', 'size', 'fee', 'settlement_status', 'tx_hash', 'created_at'],
+  properties: {
+    trade_id: { type: 'string' },
+    order_hash: HEX32,
+    condition_id: HEX32,
+    chain_id: CHAIN_ID,
+    role: { type: 'string', enum: ['maker', 'taker'] },
+    side: SIDE,
+    outcome: OUTCOME,
+    price: DECIMAL,
+    size: DECIMAL,
+    fee: DECIMAL,
+    settlement_status: { type: 'string', enum: ['PENDING', 'MINED', 'CONFIRMED', 'RETRYING', 'FAILED'] },
+    tx_hash: { type: 'string', description: '"" until a transaction exists' },
+    created_at: DATE_TIME,
+  },
+} as const;
+
+export const listFillsQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    chain_id: CHAIN_ID,
+    condition_id: HEX32,
+    trade_ids: { type: 'string', description: 'Comma-separated (or repeated) trade ids, at most 100' },
+    ...PAGE_QUERY_PROPERTIES,
+  },
+} as const;
+
+export const positionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['condition_id', 'chain_id', 'outcome', 'outcome_label', 'token_id', 'size', 'avg_price', 'current_value', 'realized_pnl', 'status', 'resolution_outcome'],
+  properties: {
+    condition_id: HEX32,
+    chain_id: CHAIN_ID,
+    outcome: OUTCOME,
+    outcome_label: { type: 'string', enum: ['NO', 'YES'] },
+    token_id: UINT_STRING,
+    size: DECIMAL,
+    avg_price: DECIMAL,
+    current_value: DECIMAL,
+    realized_pnl: DECIMAL,
+    status: { type: 'string', enum: ['active', 'resolved'] },
+    resolution_outcome: { type: ['integer', 'null'], enum: [0, 1, null] },
+  },
+} as const;
+
+export const listPositionsQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    chain_id: CHAIN_ID,
+    condition_id: HEX32,
+    status: { type: 'string', enum: ['active', 'resolved', 'all'], default: 'all' },
+    ...PAGE_QUERY_PROPERTIES,
+  },
+} as const;
+
+export const orderPageSchema = pageSchema(orderRecordSchema);
+export const fillPageSchema = pageSchema(fillSchema);
+export const positionPageSchema = pageSchema(positionSchema);

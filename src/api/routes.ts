@@ -1,0 +1,102 @@
+import type { Router } from 'express';
+import type { Connection } from 'mongoose';
+import { adminRoutes } from '../admin/admin.routes';
+import { authRoutes } from '../auth/auth.routes';
+import { AuthGuards, createAuthGuards } from '../auth/auth.middleware';
+import { ApiKeyService, createApiKeyService } from '../auth/api-keys';
+import { ApiKeyUsageTracker, createApiKeyUsageTracker } from '../auth/api-key-usage';
+import { createJwtVerifier, JwtVerifierOptions } from '../auth/jwt-verifier';
+import type { WsTokenDeps } from '../auth/ws-tokens';
+import { createApiKeyModel, createWsTokenModel } from '../db/models';
+import type { Logger } from '../logging/logger';
+import type { ChainRegistry } from '../markets/chains';
+import type { ConditionPreparer } from '../markets/condition-preparer';
+import { createMongoMarketStatusChanger, MarketStatusChanger } from '../markets/market-status-changer';
+import { createMarketStore, MarketStore } from '../markets/market-store';
+import { marketsRoutes } from '../markets/markets.routes';
+import { seedDemoMarket } from '../markets/seed-demo-market';
+import { docsRoutes, openApiRoutes } from './openapi/openapi.routes';
+
+export interface ApiModulesDeps {
+  db: Connection;
+  logger: Logger;
+  chains: ChainRegistry;
+  /** The condition preparer of each chain (the chain module's viem implementation in production). */
+  preparerFor(chainId: number): ConditionPreparer;
+  /** Server pepper for API-key secret and WebSocket-token hashes (API_KEY_PEPPER, required). */
+  apiKeyPepper: string;
+  /** JWT settings (AUTH_JWKS_URL / AUTH_JWT_SECRET / AUTH_JWT_ISSUER / AUTH_JWT_AUDIENCE). */
+  jwt: JwtVerifierOptions;
+  /** ADMIN_TOKEN; undefined turns /admin off (404). */
+  adminToken?: string;
+  /** Defaults to the direct MongoDB implementation until the market workflow takes status changes. */
+  statusChanger?: MarketStatusChanger;
+  /** last_used_at flush period (default 5 s). */
+  apiKeyUsageFlushMs?: number;
+}
+
+/** Everything the issue-4 routes need, built once per process. `close()` flushes API-key usage. */
+export interface ApiModules {
+  deps: ApiModulesDeps;
+  store: MarketStore;
+  guards: AuthGuards;
+  apiKeys: ApiKeyService;
+  usage: ApiKeyUsageTracker;
+  wsTokens: WsTokenDeps;
+  statusChanger: MarketStatusChanger;
+  /** Creates the demo market when there is no market yet (call at `npm start`). */
+  seedDemoMarket(): Promise<'created' | 'skipped'>;
+  close(): Promise<void>;
+}
+
+export function createApiModules(deps: ApiModulesDeps): ApiModules {
+  if (!deps.apiKeyPepper || deps.apiKeyPepper.length < 32) throw new Error('API_KEY_PEPPER (32+ characters) is required');
+  if (!deps.jwt.secret && !deps.jwt.jwksUrl && !deps.jwt.jwks) {
+    deps.logger.warn('Neither AUTH_JWKS_URL nor AUTH_JWT_SECRET is set: every JWT will be rejected (AUTH_INVALID)');
+  }
+  const store = createMarketStore(deps.db);
+  const apiKeyModel = createApiKeyModel(deps.db);
+  const apiKeys = createApiKeyService({ model: apiKeyModel, pepper: deps.apiKeyPepper });
+  const usage = createApiKeyUsageTracker({ model: apiKeyModel, logger: deps.logger, flushIntervalMs: deps.apiKeyUsageFlushMs });
+  usage.start();
+  const guards = createAuthGuards({ jwt: createJwtVerifier(deps.jwt), apiKeys, usage });
+  const wsTokens: WsTokenDeps = { model: createWsTokenModel(deps.db), pepper: deps.apiKeyPepper };
+  const statusChanger = deps.statusChanger ?? createMongoMarketStatusChanger(store);
+  return {
+    deps,
+    store,
+    guards,
+    apiKeys,
+    usage,
+    wsTokens,
+    statusChanger,
+    seedDemoMarket: () => seedDemoMarket({ store, chains: deps.chains, preparerFor: deps.preparerFor, logger: deps.logger }),
+    close: () => usage.stop(),
+  };
+}
+
+/** Routers mounted under /v1: market data (L0), auth (L1/L2), the OpenAPI document. */
+export function buildV1Routers(modules: ApiModules): Router[] {
+  return [
+    marketsRoutes({ store: modules.store, chains: modules.deps.chains }),
+    authRoutes({ guards: modules.guards, apiKeys: modules.apiKeys, wsTokens: modules.wsTokens }),
+    openApiRoutes(),
+  ];
+}
+
+/** Routers mounted at the root: /docs, and /admin when ADMIN_TOKEN is set. */
+export function buildRootRouters(modules: ApiModules): Router[] {
+  const routers = [docsRoutes()];
+  if (modules.deps.adminToken) {
+    routers.push(
+      adminRoutes({
+        adminToken: modules.deps.adminToken,
+        store: modules.store,
+        chains: modules.deps.chains,
+        preparerFor: modules.deps.preparerFor,
+        statusChanger: modules.statusChanger,
+      }),
+    );
+  }
+  return routers;
+}

@@ -1,0 +1,81 @@
+import type { JWTVerifyGetKey } from 'jose';
+import { AppError } from '../errors';
+import { loadJose } from './jose-loader';
+import { normalizeWallet } from './wallet';
+
+/** Signature algorithms accepted from the identity provider's JWKS; HS256 only with the shared secret. */
+export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+export const SECRET_ALGORITHM = 'HS256';
+
+export interface JwtVerifierOptions {
+  /** Identity provider's JWKS URL (production). */
+  jwksUrl?: string;
+  /** A key set resolver given directly (e.g. jose's createLocalJWKSet); takes the place of jwksUrl. */
+  jwks?: JWTVerifyGetKey;
+  /** HS256 shared secret (development and tests). */
+  secret?: string;
+  issuer?: string;
+  audience?: string;
+  clockToleranceSec?: number;
+}
+
+export interface JwtVerifier {
+  /** The wallet (lower-case) of a valid JWT; AUTH_INVALID otherwise. */
+  verify(token: string): Promise<{ wallet: string }>;
+}
+
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/**
+ * Verifies L1/L2 JWTs with jose. The key is chosen by the token's `alg` but each key is pinned to
+ * its own algorithms, so `alg: none`, HS256 signed with a public key (HS/RS confusion) and any
+ * algorithm not configured are all rejected. `exp` is required and enforced.
+ */
+export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
+  const secret = options.secret ? new TextEncoder().encode(options.secret) : undefined;
+  let remote: JWTVerifyGetKey | undefined = options.jwks;
+  const keySet = async (): Promise<JWTVerifyGetKey | undefined> => {
+    if (!remote && options.jwksUrl) remote = (await loadJose()).createRemoteJWKSet(new URL(options.jwksUrl));
+    return remote;
+  };
+  const claims = { issuer: options.issuer, audience: options.audience, requiredClaims: ['exp'], clockTolerance: options.clockToleranceSec ?? 5 };
+
+  return {
+    async verify(token) {
+      if (!COMPACT_JWS.test(token)) throw new AppError('AUTH_INVALID', 'Malformed JWT');
+      const jose = await loadJose();
+      let alg: string | undefined;
+      try {
+        alg = jose.decodeProtectedHeader(token).alg;
+      } catch {
+        throw new AppError('AUTH_INVALID', 'Malformed JWT');
+      }
+      try {
+        let payload: Record<string, unknown>;
+        const jwks = await keySet();
+        if (alg === SECRET_ALGORITHM && secret) {
+          ({ payload } = await jose.jwtVerify(token, secret, { ...claims, algorithms: [SECRET_ALGORITHM] }));
+        } else if (alg && ASYMMETRIC_ALGORITHMS.includes(alg) && jwks) {
+          ({ payload } = await jose.jwtVerify(token, jwks, { ...claims, algorithms: ASYMMETRIC_ALGORITHMS }));
+        } else {
+          throw new AppError('AUTH_INVALID', `JWT algorithm ${alg ?? '(none)'} is not accepted`);
+        }
+        const wallet = normalizeWallet(payload.wallet_address);
+        if (!wallet) throw new AppError('AUTH_INVALID', 'JWT has no valid wallet_address claim');
+        return { wallet };
+      } catch (error) {
+        throw toAuthError(error);
+      }
+    },
+  };
+}
+
+function toAuthError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown })?.code;
+  if (code === 'ERR_JWKS_TIMEOUT') return new AppError('SERVICE_DEGRADED', 'Identity provider keys are unavailable', undefined, { cause: error });
+  if (code === 'ERR_JWT_EXPIRED') return new AppError('AUTH_INVALID', 'JWT expired');
+  if (typeof code === 'string' && code.startsWith('ERR_J')) return new AppError('AUTH_INVALID', 'JWT verification failed');
+  // A JWKS fetch that failed at the network level.
+  return new AppError('SERVICE_DEGRADED', 'Identity provider keys are unavailable', undefined, { cause: error });
+}

@@ -1,0 +1,10 @@
+export * from './chains';
+export * from './condition-preparer';
+export * from './create-market';
+export * from './change-market-status';
+export * from './market-status-changer';
+export * from './market-store';
+export * from './market-queries';
+export * from './seed-demo-market';
+export * from './language';
+export { marketsRoutes } from './markets.routes';
