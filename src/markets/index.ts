@@ -8,3 +8,5 @@ export * from './market-queries';
 export * from './seed-demo-market';
 export * from './language';
 export { marketsRoutes } from './markets.routes';
+export * from './chain-condition-preparer';
+export * from './reprepare-conditions';
