@@ -1,16 +1,29 @@
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { loadConfig, ConfigError } from '../src/config';
 import { connectDatabase } from '../src/db/connect';
 import { createLogger } from '../src/logging/logger';
+import { ensureMatchingIndexes, matchingCollections } from '../src/matching/collections';
 import { mongoUriOf, temporalAddressOf } from '../src/runtime/endpoints';
+import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';
+import { createMarketMatcherClient } from '../src/temporal/market-matcher.client';
 
-/** The worker process: runs every workflow and activity on the service's task queue. */
+/**
+ * The worker process: runs every workflow and activity on the service's task queue, and the
+ * hand-off sweeper that re-sends orders whose hand-off to their market workflow was lost.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB);
-  const connection = await NativeConnection.connect({ address: temporalAddressOf(config) });
+  const collections = matchingCollections(db);
+  await ensureMatchingIndexes(collections);
+  const address = temporalAddressOf(config);
+  const connection = await NativeConnection.connect({ address });
+  const clientConnection = await Connection.connect({ address });
+  const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
+  // TODO(chain, gateway): pass `chain` (SettlementChain over src/chain) and `publisher` (src/gateway) once they exist.
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -18,9 +31,15 @@ async function main(): Promise<void> {
     workflowsPath: require.resolve('../workflows'),
     activities: createActivities({ db, logger }),
   });
+  const sweeper = startHandoffSweeper({ collections, matcher: createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE), logger });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
-  await worker.run();
+  try {
+    await worker.run();
+  } finally {
+    await sweeper.stop();
+  }
+  await clientConnection.close();
   await connection.close();
   await db.close();
   logger.info('worker stopped');

@@ -1,0 +1,240 @@
+/**
+ * Activities of the market workflow: load what a step needs, and write what a step changed with
+ * ONE idempotent bulk write per step, then publish it. Every write is guarded so that an
+ * at-least-once retry never applies twice: orders by `applied_seq`, fills and trades by their key
+ * ($setOnInsert), book levels and the ticker by their seq, counters by $max.
+ */
+import type { mongo } from 'mongoose';
+import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime-publisher';
+import type { Logger } from '../src/logging/logger';
+import { formatCanonical } from '../src/money';
+import { isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
+import { marketKeyOf, type MarketRef } from '../src/matching/market-ids';
+import type {
+  BatchWrite, EngineCounters, MarketInfo, MarketStatus, OrderLookup, PlaceableOrder, PlacementLoad, RestingPage, StatusWrite,
+  TradeLegWrite,
+} from '../src/matching/payloads';
+import { presentFill, presentOrder, presentTicker, presentTrade, priceOfTicks } from '../src/matching/present';
+
+export interface MarketActivityDeps {
+  collections: MatchingCollections;
+  publisher: RealtimePublisher;
+  logger: Logger;
+}
+
+const OPEN_STATUSES = ['OPEN', 'PARTIALLY_FILLED'];
+
+/** Units an order still holds back: collateral at its limit price (BUY) or tokens (SELL). */
+export function reserveOf(side: 'BUY' | 'SELL', priceTicks: number, units: bigint): bigint {
+  return side === 'BUY' ? (units * BigInt(priceTicks) + 99n) / 100n : units;
+}
+
+export function createMarketActivities({ collections: c, publisher, logger }: MarketActivityDeps) {
+  async function loadMarketState(market: MarketRef): Promise<{ info: MarketInfo; counters: EngineCounters | null; lastPrice: number | null }> {
+    const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
+    const [doc, state, ticker] = await Promise.all([c.markets.findOne(filter), c.bookStates.findOne(filter), c.tickers.findOne(filter)]);
+    const info: MarketInfo = doc
+      ? {
+        found: true, status: doc.status as MarketStatus, resolution_outcome: (doc.resolution_outcome ?? null) as 0 | 1 | null,
+        decimals: Number((doc.tokens as { decimals: number }[] | undefined)?.[0]?.decimals ?? 18), fee_rate_bps: Number(doc.fee_rate_bps ?? 0),
+      }
+      : { found: false, status: 'PAUSED', resolution_outcome: null, decimals: 18, fee_rate_bps: 0 };
+    if (!doc) logger.warn({ market }, 'market workflow started for an unknown market: placements are refused');
+    const counters = state && typeof state.engine_seq === 'number'
+      ? { seq: state.engine_seq, bookSeq: state.seq ?? 0, tradeSeq: state.engine_trade_seq ?? 0, arrival: state.engine_arrival ?? 0 }
+      : null;
+    const lastPrice = typeof ticker?.last_price === 'string' ? Math.round(Number(ticker.last_price) * 100) : null;
+    return { info, counters, lastPrice };
+  }
+
+  /** Resting orders of a market in arrival order, a page at a time (each page well under 2 MB). */
+  async function loadRestingPage(q: { marketKey: string; afterArrival: number; limit: number }): Promise<RestingPage> {
+    const rows = await c.orders
+      .find({ market_key: q.marketKey, status: { $in: OPEN_STATUSES as StoredOrder['status'][] }, handoff: 'ACCEPTED', engine_arrival: { $gt: q.afterArrival } })
+      .sort({ engine_arrival: 1 })
+      .limit(q.limit)
+      .toArray();
+    const orders = rows.map((o) => ({ ...toPlaceable(o), remaining: o.remaining_units, filled: o.filled_units, arrival: Number(o.engine_arrival) }));
+    return { orders, next: rows.length < q.limit ? null : orders[orders.length - 1].arrival };
+  }
+
+  /** The persisted orders to place, in the given order; already handed-over ones are skipped (idempotent). */
+  async function loadOrdersForPlacement(q: { market: MarketRef; hashes: string[] }): Promise<PlacementLoad> {
+    const key = marketKeyOf(q.market);
+    const hashes = [...new Set(q.hashes.map((h) => h.toLowerCase()))];
+    const rows = await c.orders.find({ order_hash: { $in: hashes } }).toArray();
+    const byHash = new Map(rows.map((o) => [o.order_hash, o]));
+    const orders: PlaceableOrder[] = [];
+    const skipped: string[] = [];
+    for (const hash of hashes) {
+      const o = byHash.get(hash);
+      if (o && o.market_key === key && o.handoff === 'PENDING' && o.status === 'OPEN') orders.push(toPlaceable(o));
+      else skipped.push(hash);
+    }
+    return { orders, skipped };
+  }
+
+  async function lookupOrders(q: { hashes: string[] }): Promise<OrderLookup[]> {
+    const rows = await c.orders.find({ order_hash: { $in: q.hashes } }, { projection: { order_hash: 1, wallet: 1, market_key: 1, status: 1, handoff: 1 } }).toArray();
+    return rows.map((o) => ({ order_hash: o.order_hash, wallet: o.wallet, market_key: o.market_key, status: o.status, handoff: o.handoff }));
+  }
+
+  async function applyMatchBatch(batch: BatchWrite): Promise<void> {
+    const at = new Date(batch.at);
+    const { market, decimals } = batch;
+    const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
+    const shares = (units: string | bigint) => formatCanonical(BigInt(units), decimals);
+
+    // 1. Fills and public trades first: an order that reads MATCHED always has its fills.
+    const touched = [...new Set([...batch.orders.map((o) => o.hash), ...batch.direct.map((d) => d.hash)])];
+    const known = await c.orders.find({ order_hash: { $in: touched } }, { projection: { order_hash: 1, side: 1, price_ticks: 1, settled_units: 1, wallet: 1 } }).toArray();
+    const meta = new Map(known.map((o) => [o.order_hash, o]));
+    if (batch.trades.length > 0) {
+      const fillOps: mongo.AnyBulkWriteOperation<FillRecord>[] = [];
+      for (const t of batch.trades) {
+        for (const [leg, other, role] of [[t.maker, t.taker, 'maker'], [t.taker, t.maker, 'taker']] as [TradeLegWrite, TradeLegWrite, 'maker' | 'taker'][]) {
+          const fill: FillRecord = {
+            trade_id: t.tradeId, order_hash: leg.orderHash, wallet: leg.maker.toLowerCase(), chain_id: market.chain_id,
+            condition_id: market.condition_id, market_key: marketKeyOf(market), role, side: leg.side, outcome: leg.outcome,
+            price: priceOfTicks(leg.price), size: shares(leg.size), fee: formatCanonical(BigInt(leg.fee), decimals),
+            size_units: leg.size, fee_units: leg.fee, collateral_units: leg.collateral, kind: t.kind,
+            settlement_status: 'PENDING', tx_hash: '', counter_order_hash: other.orderHash, created_at: at, updated_at: at,
+          };
+          fillOps.push({ updateOne: { filter: { trade_id: t.tradeId, order_hash: leg.orderHash }, update: { $setOnInsert: fill }, upsert: true } });
+        }
+      }
+      await bulk(c.fills, fillOps);
+      await bulk(c.trades, batch.trades.map((t) => ({
+        updateOne: {
+          filter: { trade_id: t.tradeId },
+          update: { $setOnInsert: { trade_id: t.tradeId, ...filter, price: priceOfTicks(t.yesPrice), size: t.size, settlement_status: 'PENDING', created_at: at } },
+          upsert: true,
+        },
+      })));
+    }
+
+    // 2. Orders, each guarded by the engine seq that produced its state.
+    const orderOps: mongo.AnyBulkWriteOperation<StoredOrder>[] = batch.orders.map((o) => {
+      const m = meta.get(o.hash);
+      const resting = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED' ? BigInt(o.remaining) : 0n;
+      const unsettled = BigInt(o.filled) - BigInt(m?.settled_units ?? '0');
+      const reserved = m ? reserveOf(m.side, m.price_ticks, resting + (unsettled > 0n ? unsettled : 0n)).toString() : '0';
+      const set: Partial<StoredOrder> = {
+        status: o.status, remaining_units: o.remaining, remaining_size: shares(o.remaining), filled_units: o.filled,
+        applied_seq: o.seq, engine_arrival: o.arrival, reserved_units: reserved, updated_at: at,
+      };
+      if (o.reason) set.cancel_reason = o.reason;
+      if (o.placed) Object.assign(set, { book_added_at: at, handoff: 'ACCEPTED' });
+      return { updateOne: { filter: { order_hash: o.hash, applied_seq: { $lt: o.seq } }, update: { $set: set } } };
+    });
+    for (const d of batch.direct) {
+      const m = meta.get(d.hash);
+      const unsettled = 0n - BigInt(m?.settled_units ?? '0');
+      orderOps.push({
+        updateOne: {
+          filter: { order_hash: d.hash, handoff: 'PENDING', status: 'OPEN' },
+          update: {
+            $set: {
+              status: d.status, handoff: 'ACCEPTED', book_added_at: at, updated_at: at, cancel_reason: d.reason,
+              reserved_units: unsettled > 0n ? unsettled.toString() : '0', applied_seq: batch.counters.seq, engine_arrival: null,
+            },
+          },
+        },
+      });
+    }
+    await bulk(c.orders, orderOps);
+
+    // 3. Book levels (final value per level in this step), the book seq and engine counters, the ticker.
+    const levels = new Map<string, { side: 'bid' | 'ask'; price: number; remaining: string; bookSeq: number }>();
+    for (const delta of batch.book) {
+      for (const ch of delta.changes) levels.set(`${ch.side}:${ch.price}`, { ...ch, bookSeq: delta.bookSeq });
+    }
+    await bulk(c.bookLevels, [...levels.values()].map((l): mongo.AnyBulkWriteOperation<mongo.Document> => {
+      const key = { ...filter, side: l.side === 'bid' ? 'BID' : 'ASK', ticks: l.price, seq: { $lt: l.bookSeq } };
+      return l.remaining === '0'
+        ? { deleteOne: { filter: key } }
+        : { updateOne: { filter: key, update: { $set: { price: priceOfTicks(l.price), remaining: l.remaining, seq: l.bookSeq } }, upsert: true } };
+    }));
+    const n = batch.counters;
+    await bulk(c.bookStates, [{
+      updateOne: {
+        filter,
+        update: { $max: { seq: n.bookSeq, engine_seq: n.seq, engine_trade_seq: n.tradeSeq, engine_arrival: n.arrival }, $set: { updated_at: at } },
+        upsert: true,
+      },
+    }]);
+    if (batch.ticker) {
+      const t = batch.ticker;
+      const price = (ticks: number | null) => (ticks === null ? null : priceOfTicks(ticks));
+      await bulk(c.tickers, [{
+        updateOne: {
+          filter: { ...filter, $or: [{ ticker_seq: { $lt: t.seq } }, { ticker_seq: { $exists: false } }] },
+          update: { $set: { best_bid: price(t.bestBid), best_ask: price(t.bestAsk), last_price: price(t.lastPrice), ticker_seq: t.seq, updated_at: at } },
+          upsert: true,
+        },
+      }]);
+    }
+
+    // 4. Publish. The rows above are the truth; a publish failure is logged, clients resync from REST.
+    try {
+      const events: RealtimeEvent[] = [];
+      for (const delta of batch.book) {
+        events.push({
+          channel: 'book', ...filter,
+          payload: { type: 'delta', seq: delta.bookSeq, changes: delta.changes.map((ch) => ({ side: ch.side, price: priceOfTicks(ch.price), remainingSize: shares(ch.remaining) })) },
+        });
+      }
+      for (const t of batch.trades) {
+        events.push({ channel: 'trades', ...filter, payload: presentTrade({ trade_id: t.tradeId, ...filter, yesPrice: t.yesPrice, sizeUnits: t.size, at: batch.at }, decimals) });
+      }
+      if (batch.ticker) events.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
+      const [orders, fills] = await Promise.all([
+        c.orders.find({ order_hash: { $in: touched } }).toArray(),
+        batch.trades.length > 0 ? c.fills.find({ trade_id: { $in: batch.trades.map((t) => t.tradeId) } }).toArray() : Promise.resolve([]),
+      ]);
+      for (const o of orders) events.push({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } });
+      for (const f of fills) events.push({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(f) } });
+      await publisher.publish(events);
+    } catch (error) {
+      logger.error({ err: error, market }, 'publishing a market step failed');
+    }
+  }
+
+  async function applyMarketStatus(w: StatusWrite): Promise<void> {
+    const at = new Date(w.at);
+    const filter = { chain_id: w.market.chain_id, condition_id: w.market.condition_id };
+    await c.markets.updateOne(filter, { $set: { status: w.to_status, resolution_outcome: w.resolution_outcome, updated_at: at } });
+    try {
+      await c.statusChanges.insertOne({
+        change_id: w.change_id, ...filter, from_status: w.from_status, to_status: w.to_status,
+        resolution_outcome: w.resolution_outcome, actor: w.actor, via: 'market-workflow', at,
+      });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+
+  return { loadMarketState, loadRestingPage, loadOrdersForPlacement, lookupOrders, applyMatchBatch, applyMarketStatus };
+}
+
+export type MarketActivities = ReturnType<typeof createMarketActivities>;
+
+function toPlaceable(o: StoredOrder): PlaceableOrder {
+  return {
+    hash: o.order_hash, maker: o.maker, taker: o.taker, side: o.side, outcome: o.outcome, orderType: o.order_type,
+    price: o.price_ticks, size: o.size_units, makerAmount: o.maker_amount, takerAmount: o.taker_amount,
+    expiration: Number(o.expiration), feeRateBps: o.fee_rate_bps,
+  };
+}
+
+/** Unordered bulk write that treats duplicate-key errors as "a newer row is already there". */
+async function bulk<T extends mongo.Document>(collection: mongo.Collection<T>, ops: mongo.AnyBulkWriteOperation<T>[]): Promise<void> {
+  if (ops.length === 0) return;
+  try {
+    await collection.bulkWrite(ops, { ordered: false });
+  } catch (error) {
+    const writeErrors = (error as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors;
+    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : null;
+    if (!list || list.some((e) => e.code !== 11000)) throw error;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The MongoDB collections the matching layer writes, as native driver collections (bulk writes,
+ * guarded upserts). Shapes: src/contracts/order-record.ts (orders), src/db/models (book_levels,
+ * book_states, tickers, trades, markets, market_status_changes) and FillRecord below (fills).
+ */
+import type { Connection, mongo } from 'mongoose';
+
+type Collection<T extends mongo.Document> = mongo.Collection<T>;
+type Document = mongo.Document;
+import type { OrderRecord } from '../contracts/order-record';
+
+/** Columns the matching layer adds to the order record (not part of the public shape). */
+export interface OrderMatchingFields {
+  /** Engine arrival number while the order rests: rebuilding the book sorts by it (FIFO). */
+  engine_arrival?: number | null;
+  /** Why the matcher ended the order (USER, MARKET_CLOSED, MARKET_NOT_ACTIVE, SELF_TRADE, ...). */
+  cancel_reason?: string | null;
+  /** Base units of this order's fills already settled for good (CONFIRMED or FAILED). */
+  settled_units?: string;
+}
+
+export type StoredOrder = OrderRecord & OrderMatchingFields;
+
+/** One side of a trade (collection `fills`), unique on (trade_id, order_hash). */
+export interface FillRecord {
+  trade_id: string;
+  order_hash: string;
+  wallet: string;
+  chain_id: number;
+  condition_id: string;
+  market_key: string;
+  role: 'maker' | 'taker';
+  side: 'BUY' | 'SELL';
+  outcome: 0 | 1;
+  /** Own-outcome price, canonical decimal. */
+  price: string;
+  size: string;
+  fee: string;
+  size_units: string;
+  fee_units: string;
+  collateral_units: string;
+  kind: 'TRANSFER' | 'MINT' | 'MERGE';
+  settlement_status: 'PENDING' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
+  tx_hash: string;
+  /** The counterparty order of the trade. */
+  counter_order_hash: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MatchingCollections {
+  orders: Collection<StoredOrder>;
+  fills: Collection<FillRecord>;
+  trades: Collection<Document>;
+  bookLevels: Collection<Document>;
+  bookStates: Collection<Document>;
+  tickers: Collection<Document>;
+  markets: Collection<Document>;
+  statusChanges: Collection<Document>;
+}
+
+export function matchingCollections(connection: Connection): MatchingCollections {
+  const db = connection.db;
+  if (!db) throw new Error('database not connected');
+  return {
+    orders: db.collection<StoredOrder>('orders'),
+    fills: db.collection<FillRecord>('fills'),
+    trades: db.collection('trades'),
+    bookLevels: db.collection('book_levels'),
+    bookStates: db.collection('book_states'),
+    tickers: db.collection('tickers'),
+    markets: db.collection('markets'),
+    statusChanges: db.collection('market_status_changes'),
+  };
+}
+
+/**
+ * Indexes the matching layer's queries and idempotency keys need. Names are prefixed so that they
+ * never clash with the owners' indexes; an equivalent index that already exists is fine.
+ */
+export async function ensureMatchingIndexes(c: MatchingCollections): Promise<void> {
+  const specs: [{ createIndex(keys: Document, options: { unique?: boolean; name: string }): Promise<string> }, Document, { unique?: boolean; name: string }][] = [
+    [c.fills, { trade_id: 1, order_hash: 1 }, { unique: true, name: 'matching_fill_key' }],
+    [c.fills, { order_hash: 1 }, { name: 'matching_fill_order' }],
+    [c.orders, { market_key: 1, engine_arrival: 1 }, { name: 'matching_resting' }],
+    [c.orders, { handoff: 1, created_at: 1 }, { name: 'matching_handoff' }],
+    [c.trades, { trade_id: 1 }, { unique: true, name: 'matching_trade_key' }],
+    [c.bookLevels, { chain_id: 1, condition_id: 1, side: 1, ticks: 1 }, { unique: true, name: 'matching_level_key' }],
+    [c.bookStates, { chain_id: 1, condition_id: 1 }, { unique: true, name: 'matching_book_state_key' }],
+    [c.tickers, { chain_id: 1, condition_id: 1 }, { unique: true, name: 'matching_ticker_key' }],
+    [c.statusChanges, { change_id: 1 }, { unique: true, name: 'matching_status_change_key' }],
+  ];
+  for (const [collection, keys, options] of specs) {
+    try {
+      await collection.createIndex(keys, options);
+    } catch (error) {
+      // An index on the same keys under the owner's name (code 85/86) already does the job.
+      const code = (error as { code?: number }).code;
+      if (code !== 85 && code !== 86) throw error;
+    }
+  }
+}
+
+/** Duplicate key: a guarded upsert found a newer row (already applied). */
+export function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: number })?.code === 11000;
+}

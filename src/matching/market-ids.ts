@@ -1,0 +1,26 @@
+/**
+ * Workflow ids and keys of the matching layer. Workflow ids are wire contracts: operators search the
+ * Temporal UI by them, and the API finds a market's workflow by recomputing them.
+ */
+export interface MarketRef {
+  chain_id: number;
+  condition_id: string;
+}
+
+/** `${chain_id}-${condition_id}` (condition id lower-case): the OrderRecord's `market_key`. */
+export function marketKeyOf(market: MarketRef): string {
+  return `${market.chain_id}-${market.condition_id.toLowerCase()}`;
+}
+
+export function marketWorkflowId(market: MarketRef): string {
+  return `market-${marketKeyOf(market)}`;
+}
+
+/** One settlement child per match batch: the batch id is `${market_key}:${first trade number}`. */
+export function settlementWorkflowId(batchId: string): string {
+  return `settlement-${batchId}`;
+}
+
+export function onchainCancelWorkflowId(orderHash: string): string {
+  return `onchain-cancel-${orderHash.toLowerCase()}`;
+}

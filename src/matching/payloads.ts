@@ -1,0 +1,158 @@
+/**
+ * Plain-JSON payloads between the market workflow and its activities. Money is decimal strings of
+ * base units (no bigint in Temporal payloads), prices are integer ticks, times are unix ms/seconds
+ * as stated. Every write carries the engine seq that produced it, so retried activities never
+ * apply a write twice (FerretDB has no transactions: idempotency comes from guarded upserts).
+ */
+import type { MarketRef } from './market-ids';
+
+export type MarketStatus = 'OPEN' | 'CLOSED' | 'RESOLVED' | 'PAUSED' | 'SEEDING';
+
+/** What the workflow needs to know of its market, loaded at the start of every run. */
+export interface MarketInfo {
+  found: boolean;
+  status: MarketStatus;
+  resolution_outcome: 0 | 1 | null;
+  /** Base-unit decimals D of the market's tokens (10^D per share). */
+  decimals: number;
+  fee_rate_bps: number;
+}
+
+export interface EngineCounters {
+  seq: number;
+  bookSeq: number;
+  tradeSeq: number;
+  arrival: number;
+}
+
+/** A signed order as the engine takes it, bigints as decimal strings. */
+export interface PlaceableOrder {
+  hash: string;
+  maker: string;
+  taker: string;
+  side: 'BUY' | 'SELL';
+  outcome: 0 | 1;
+  orderType: 'LIMIT' | 'GTD' | 'MARKET';
+  price: number;
+  size: string;
+  makerAmount: string;
+  takerAmount: string;
+  expiration: number;
+  feeRateBps: number;
+}
+
+/** A resting order as persisted, enough to rebuild the engine (SnapshotOrder without marketId). */
+export interface RestingOrderRow extends PlaceableOrder {
+  remaining: string;
+  filled: string;
+  arrival: number;
+}
+
+export interface RestingPage {
+  orders: RestingOrderRow[];
+  /** Pass as `afterArrival` for the next page; null when this was the last page. */
+  next: number | null;
+}
+
+/** Why an order the workflow never matched was ended (placement refused or cancelled before it). */
+export type DirectEndReason = 'MARKET_NOT_ACTIVE' | 'USER' | 'INVALID_ORDER';
+
+export interface PlacementLoad {
+  /** Persisted orders to place, in the order their hashes were received. */
+  orders: PlaceableOrder[];
+  /** Hashes skipped: unknown, another market's, or already handed over (idempotent re-delivery). */
+  skipped: string[];
+}
+
+export interface OrderLookup {
+  order_hash: string;
+  wallet: string;
+  market_key: string;
+  status: string;
+  handoff: string;
+}
+
+/** Final state of one order after a batch (last engine event touching it). */
+export interface OrderWrite {
+  hash: string;
+  seq: number;
+  status: 'OPEN' | 'PARTIALLY_FILLED' | 'MATCHED' | 'CANCELLED' | 'EXPIRED' | 'MATCH_FAILED';
+  remaining: string;
+  filled: string;
+  /** Set when this batch placed the order (it reached the book or ended): book_added_at and handoff ACCEPTED. */
+  placed: boolean;
+  /** Engine arrival number while the order rests (FIFO key for rebuilding the book), else null. */
+  arrival: number | null;
+  reason: string | null;
+}
+
+/** An order ended without the engine: only applies while the record is still handoff PENDING and OPEN. */
+export interface DirectEnd {
+  hash: string;
+  status: 'CANCELLED' | 'MATCH_FAILED';
+  reason: DirectEndReason;
+}
+
+export interface TradeLegWrite {
+  orderHash: string;
+  maker: string;
+  side: 'BUY' | 'SELL';
+  outcome: 0 | 1;
+  price: number;
+  size: string;
+  collateral: string;
+  fee: string;
+}
+
+export interface TradeWrite {
+  tradeId: string;
+  seq: number;
+  kind: 'TRANSFER' | 'MINT' | 'MERGE';
+  yesPrice: number;
+  size: string;
+  maker: TradeLegWrite;
+  taker: TradeLegWrite;
+}
+
+export interface BookDeltaWrite {
+  bookSeq: number;
+  changes: { side: 'bid' | 'ask'; price: number; remaining: string }[];
+}
+
+export interface TickerWrite {
+  seq: number;
+  bestBid: number | null;
+  bestAsk: number | null;
+  lastPrice: number | null;
+}
+
+/** Everything one workflow step changed: written and published by ONE activity. */
+export interface BatchWrite {
+  market: MarketRef;
+  decimals: number;
+  /** Workflow time of the step, unix ms. */
+  at: number;
+  orders: OrderWrite[];
+  direct: DirectEnd[];
+  trades: TradeWrite[];
+  book: BookDeltaWrite[];
+  ticker: TickerWrite | null;
+  counters: EngineCounters;
+}
+
+export interface StatusWrite {
+  market: MarketRef;
+  /** Deterministic id of the change (workflow id + change number): the audit row's unique key. */
+  change_id: string;
+  from_status: MarketStatus;
+  to_status: MarketStatus;
+  resolution_outcome: 0 | 1 | null;
+  actor: string;
+  at: number;
+}
+
+export interface SettlementInput {
+  market: MarketRef;
+  batchId: string;
+  tradeIds: string[];
+}

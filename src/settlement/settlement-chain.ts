@@ -1,0 +1,66 @@
+/**
+ * What settlement needs from the chain. The chain module (src/chain) provides the real one (viem,
+ * the market's exchange contract); tests use a deterministic fake. Implementations throw
+ * `SettlementChainError` with `transient` telling whether a retry may succeed.
+ */
+import type { OrderRecord } from '../contracts/order-record';
+
+export interface SettlementLeg {
+  order: OrderRecord;
+  /** Outcome tokens of this leg, base units. */
+  size: string;
+  /** Collateral paid or received by this leg, base units. */
+  collateral: string;
+  fee: string;
+}
+
+export interface SettlementTrade {
+  tradeId: string;
+  kind: 'TRANSFER' | 'MINT' | 'MERGE';
+  /** YES ticks. */
+  yesPrice: number;
+  size: string;
+  taker: SettlementLeg;
+  maker: SettlementLeg;
+}
+
+export interface SettlementBatch {
+  batchId: string;
+  /** 1 for the first send, +1 per retry (lets the implementation bump gas or nonce). */
+  attempt: number;
+  chain_id: number;
+  exchange: string;
+  trades: SettlementTrade[];
+}
+
+export type ReceiptState =
+  | { status: 'pending' }
+  | { status: 'success' | 'reverted'; blockNumber: string; confirmations: number };
+
+export interface SettlementChain {
+  /** Confirmations after which a mined settlement counts as final. */
+  readonly requiredConfirmations: number;
+  /** Sends `matchOrders` for the batch; returns the transaction hash. */
+  submitMatch(batch: SettlementBatch): Promise<string>;
+  getReceipt(chainId: number, txHash: string): Promise<ReceiptState>;
+  /** Whether the order was cancelled on chain, or its nonce is below the maker's current nonce. */
+  checkOrder(chainId: number, exchange: string, order: OrderRecord): Promise<{ cancelled: boolean; nonceBumped: boolean }>;
+}
+
+export class SettlementChainError extends Error {
+  readonly transient: boolean;
+
+  constructor(message: string, transient: boolean, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SettlementChainError';
+    this.transient = transient;
+  }
+}
+
+/** Until the chain module is wired: every send fails transiently, so fills show RETRYING, then FAILED. */
+export const UNCONFIGURED_CHAIN: SettlementChain = {
+  requiredConfirmations: 1,
+  submitMatch: () => Promise.reject(new SettlementChainError('settlement chain is not configured', true)),
+  getReceipt: () => Promise.resolve({ status: 'pending' }),
+  checkOrder: () => Promise.resolve({ cancelled: false, nonceBumped: false }),
+};

@@ -1,0 +1,121 @@
+/**
+ * The API side of the market workflow (`MarketMatcher`). Hand-offs are coalesced per market: while
+ * one signal is in flight, further submits queue up and go out together as the next signal, so a
+ * busy market costs a few signals per second however many orders arrive. signalWithStart starts
+ * the workflow on first use; cancels and status changes are update-with-start (an answer back).
+ */
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey } from '@temporalio/common';
+import type { CancelOutcome, MarketMatcher, MarketRef } from '../contracts/market-matcher';
+import { marketKeyOf, marketWorkflowId } from '../matching/market-ids';
+import type { MarketStatus } from '../matching/payloads';
+import { cancelOrdersUpdate, setMarketStatusUpdate, submitOrdersSignal, type MarketWorkflowInput, type StatusResult } from '../../workflows/definitions';
+import type { marketWorkflow } from '../../workflows/market.workflow';
+
+/** Hashes per signal: ~70 bytes each, so a signal stays far below the 2 MB payload limit. */
+export const MAX_HASHES_PER_SIGNAL = 500;
+export const MARKET_WORKFLOW_TYPE = 'marketWorkflow';
+
+const MarketIdKey = defineSearchAttributeKey('MarketId', SearchAttributeType.KEYWORD);
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+interface Lane {
+  market: MarketRef;
+  hashes: string[];
+  waiters: Waiter[];
+  sending: boolean;
+}
+
+export interface MarketMatcherClient extends MarketMatcher {
+  setStatus(market: MarketRef, change: { status: string; resolution_outcome?: 0 | 1; actor: string }): Promise<void>;
+  /** Same as setStatus, with the workflow's answer. */
+  changeStatus(market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string }): Promise<StatusResult>;
+  /** Signals sent so far (tests and metrics: coalescing makes it far lower than submits). */
+  readonly signalsSent: number;
+}
+
+export function createMarketMatcherClient(client: Client, taskQueue: string, options: { workflowInput?: Partial<MarketWorkflowInput> } = {}): MarketMatcherClient {
+  const lanes = new Map<string, Lane>();
+  let signalsSent = 0;
+
+  const startOptions = (market: MarketRef) => {
+    const ref = { chain_id: market.chain_id, condition_id: market.condition_id.toLowerCase() };
+    return {
+      workflowId: marketWorkflowId(ref),
+      taskQueue,
+      args: [{ ...options.workflowInput, market: ref }] as [MarketWorkflowInput],
+      typedSearchAttributes: new TypedSearchAttributes([{ key: MarketIdKey, value: marketKeyOf(ref) }]),
+      memo: { chain_id: ref.chain_id, condition_id: ref.condition_id },
+    };
+  };
+
+  async function pump(lane: Lane): Promise<void> {
+    lane.sending = true;
+    try {
+      while (lane.hashes.length > 0) {
+        const hashes = [...new Set(lane.hashes.splice(0))];
+        const waiters = lane.waiters.splice(0);
+        try {
+          for (let i = 0; i < hashes.length; i += MAX_HASHES_PER_SIGNAL) {
+            await client.workflow.signalWithStart<typeof marketWorkflow, [{ hashes: string[] }]>(MARKET_WORKFLOW_TYPE, {
+              ...startOptions(lane.market), signal: submitOrdersSignal, signalArgs: [{ hashes: hashes.slice(i, i + MAX_HASHES_PER_SIGNAL) }],
+            });
+            signalsSent += 1;
+          }
+          for (const w of waiters) w.resolve();
+        } catch (error) {
+          for (const w of waiters) w.reject(error);
+        }
+      }
+    } finally {
+      lane.sending = false;
+    }
+  }
+
+  function submit(market: MarketRef, orderHashes: string[]): Promise<void> {
+    if (orderHashes.length === 0) return Promise.resolve();
+    const key = marketKeyOf(market);
+    let lane = lanes.get(key);
+    if (!lane) {
+      lane = { market, hashes: [], waiters: [], sending: false };
+      lanes.set(key, lane);
+    }
+    const l = lane;
+    return new Promise<void>((resolve, reject) => {
+      for (const h of orderHashes) l.hashes.push(h.toLowerCase());
+      l.waiters.push({ resolve, reject });
+      if (!l.sending) void pump(l);
+    });
+  }
+
+  async function update<Ret, Arg>(market: MarketRef, def: import('@temporalio/common').UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
+    const start = new WithStartWorkflowOperation<typeof marketWorkflow>(MARKET_WORKFLOW_TYPE, {
+      ...startOptions(market), workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    return client.workflow.executeUpdateWithStart(def, { args: [arg], startWorkflowOperation: start });
+  }
+
+  const cancel = (market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome> => {
+    if (orderHashes.length === 0) return Promise.resolve({ cancelled: [], not_cancelled: [] });
+    return update(market, cancelOrdersUpdate, { wallet, hashes: orderHashes });
+  };
+
+  const changeStatus = (market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string }) =>
+    update(market, setMarketStatusUpdate, change);
+
+  return {
+    submit,
+    cancel,
+    changeStatus,
+    async setStatus(market, change) {
+      await changeStatus(market, change as { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string });
+    },
+    get signalsSent() {
+      return signalsSent;
+    },
+  };
+}

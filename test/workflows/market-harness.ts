@@ -1,0 +1,170 @@
+/**
+ * Shared setup of the matching tests: a market document, persisted orders built like order entry
+ * builds them (signed amounts from price and size), a worker on a unique task queue with the real
+ * activities, and a recording publisher.
+ */
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type { Connection as DbConnection } from 'mongoose';
+import { createActivities } from '../../activities';
+import type { OrderRecord } from '../../src/contracts/order-record';
+import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import { signedAmounts } from '../../src/engine';
+import { ensureMatchingIndexes, matchingCollections, type MatchingCollections } from '../../src/matching/collections';
+import { marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
+import { createLogger } from '../../src/logging/logger';
+import { formatCanonical } from '../../src/money';
+import { SettlementChainError, type ReceiptState, type SettlementChain } from '../../src/settlement/settlement-chain';
+import { testTemporalAddress } from '../helpers/test-temporal';
+
+export const D = 18;
+export const SHARE = 10n ** 18n;
+export const logger = createLogger({ level: 'silent' });
+
+export function newMarket(): MarketRef {
+  return { chain_id: 56, condition_id: `0x${randomBytes(32).toString('hex')}` };
+}
+
+export function wallet(): string {
+  return `0x${randomBytes(20).toString('hex')}`;
+}
+
+export async function insertMarket(db: DbConnection, market: MarketRef, status = 'OPEN'): Promise<void> {
+  const now = new Date();
+  await matchingCollections(db).markets.insertOne({
+    ...market, question_id: null, question: 'Will it?', kind: 'CLOB', status, resolution_outcome: null, fee_rate_bps: 0,
+    summary: { en: 's' }, rules: { en: 'r' },
+    tokens: [{ outcome: 0, token_id: '1', decimals: D }, { outcome: 1, token_id: '2', decimals: D }],
+    collateral_token: '0x0000000000000000000000000000000000000001', ctf_exchange_address: '0x0000000000000000000000000000000000000002',
+    conditional_tokens_address: '0x0000000000000000000000000000000000000003', end_date: now, created_at: now, updated_at: now,
+  });
+}
+
+export interface OrderSpec {
+  wallet: string;
+  side: 'BUY' | 'SELL';
+  outcome?: 0 | 1;
+  /** Ticks 1..100. */
+  price: number;
+  /** Whole or fractional shares as a decimal string. */
+  size: string;
+  type?: 'LIMIT' | 'GTD' | 'MARKET';
+  expiration?: number;
+  createdAt?: Date;
+}
+
+let orderCounter = 0;
+
+/** An order record as order entry persists it: OPEN, handoff PENDING, book_added_at null. */
+export function orderRecord(market: MarketRef, spec: OrderSpec): OrderRecord {
+  const sizeUnits = BigInt(Math.round(Number(spec.size) * 1000)) * (SHARE / 1000n);
+  const { makerAmount, takerAmount } = signedAmounts(spec.side, sizeUnits, spec.price);
+  const now = spec.createdAt ?? new Date();
+  orderCounter += 1;
+  const w = spec.wallet.toLowerCase();
+  return {
+    order_hash: `0x${randomBytes(32).toString('hex')}`, wallet: w, chain_id: market.chain_id, condition_id: market.condition_id,
+    market_key: marketKeyOf(market), side: spec.side, outcome: spec.outcome ?? 1, order_type: spec.type ?? (spec.expiration ? 'GTD' : 'LIMIT'),
+    price: formatCanonical(BigInt(spec.price), 2), price_ticks: spec.price, size: formatCanonical(sizeUnits, D), size_units: sizeUnits.toString(),
+    remaining_size: formatCanonical(sizeUnits, D), remaining_units: sizeUnits.toString(), filled_units: '0', status: 'OPEN', book_added_at: null,
+    salt: String(orderCounter), maker: w, signer: w, taker: '0x0000000000000000000000000000000000000000', token_id: spec.outcome === 0 ? '1' : '2',
+    maker_amount: makerAmount.toString(), taker_amount: takerAmount.toString(), expiration: String(spec.expiration ?? 0), nonce: '0',
+    fee_rate_bps: 0, signature_type: 0, signature: '0x', reserved_units: (spec.side === 'BUY' ? makerAmount : sizeUnits).toString(),
+    handoff: 'PENDING', applied_seq: 0, created_at: now, updated_at: now,
+  };
+}
+
+export async function persist(db: DbConnection, market: MarketRef, specs: OrderSpec[]): Promise<OrderRecord[]> {
+  const records = specs.map((s) => orderRecord(market, s));
+  await matchingCollections(db).orders.insertMany(records.map((r) => ({ ...r })));
+  return records;
+}
+
+export class RecordingPublisher implements RealtimePublisher {
+  readonly events: RealtimeEvent[] = [];
+  publish(events: RealtimeEvent[]): Promise<void> {
+    this.events.push(...events);
+    return Promise.resolve();
+  }
+}
+
+/** Settles instantly and deterministically: tx hash from the batch id, confirmed at once. */
+export class FakeChain implements SettlementChain {
+  readonly requiredConfirmations = 1;
+  readonly sent: { batchId: string; attempt: number; trades: number }[] = [];
+  /** Sends that fail (transiently) before one succeeds, per batch. */
+  failFirst = 0;
+  failAlways = false;
+  /** While true, receipts stay pending (fills stay PENDING). */
+  hold = false;
+  cancelledOnChain = new Set<string>();
+
+  submitMatch(batch: { batchId: string; attempt: number; trades: unknown[] }): Promise<string> {
+    this.sent.push({ batchId: batch.batchId, attempt: batch.attempt, trades: batch.trades.length });
+    if (this.failAlways || batch.attempt <= this.failFirst) return Promise.reject(new SettlementChainError('nonce too low', true));
+    return Promise.resolve(`0x${Buffer.from(batch.batchId).toString('hex').slice(0, 64).padEnd(64, '0')}`);
+  }
+
+  getReceipt(): Promise<ReceiptState> {
+    return Promise.resolve(this.hold ? { status: 'pending' } : { status: 'success', blockNumber: '1', confirmations: 1 });
+  }
+
+  checkOrder(_chainId: number, _exchange: string, order: OrderRecord): Promise<{ cancelled: boolean; nonceBumped: boolean }> {
+    return Promise.resolve({ cancelled: this.cancelledOnChain.has(order.order_hash), nonceBumped: false });
+  }
+}
+
+export interface Harness {
+  client: Client;
+  collections: MatchingCollections;
+  publisher: RecordingPublisher;
+  chain: FakeChain;
+  startWorker(): Promise<{ worker: Worker; done: Promise<void> }>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(db: DbConnection, taskQueue: string): Promise<Harness> {
+  const collections = matchingCollections(db);
+  await ensureMatchingIndexes(collections);
+  const connection = await Connection.connect({ address: testTemporalAddress() });
+  const client = new Client({ connection });
+  const publisher = new RecordingPublisher();
+  const chain = new FakeChain();
+  const natives: NativeConnection[] = [];
+  const running: { worker: Worker; done: Promise<void> }[] = [];
+  return {
+    client, collections, publisher, chain,
+    async startWorker() {
+      const native = await NativeConnection.connect({ address: testTemporalAddress() });
+      natives.push(native);
+      const worker = await Worker.create({
+        connection: native, taskQueue, workflowsPath: require.resolve('../../workflows'),
+        activities: createActivities({ db, logger, publisher, chain, chainPollMs: 50 }),
+      });
+      const done = worker.run();
+      const entry = { worker, done };
+      running.push(entry);
+      return entry;
+    },
+    async close() {
+      for (const r of running) {
+        if (r.worker.getState() === 'RUNNING') r.worker.shutdown();
+        await r.done.catch(() => undefined);
+      }
+      for (const n of natives) await n.close();
+      await connection.close();
+    },
+  };
+}
+
+/** Polls until `check` returns a truthy value (real clock), or fails with the last value seen. */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

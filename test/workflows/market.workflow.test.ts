@@ -1,0 +1,204 @@
+import { writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { join } from 'node:path';
+import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
+import { marketWorkflowId } from '../../src/matching/market-ids';
+import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
+import { useTestDatabase } from '../helpers/test-database';
+import { uniqueTaskQueue } from '../helpers/test-temporal';
+import { createHarness, eventually, insertMarket, newMarket, persist, SHARE, wallet, type Harness } from './market-harness';
+
+describe('market workflow', () => {
+  const { db } = useTestDatabase('mkt');
+  const taskQueue = uniqueTaskQueue('market');
+  let h: Harness;
+  let matcher: MarketMatcherClient;
+
+  beforeAll(async () => {
+    h = await createHarness(db(), taskQueue);
+    await h.startWorker();
+    matcher = createMarketMatcherClient(h.client, taskQueue);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const order = (hash: string) => h.collections.orders.findOne({ order_hash: hash });
+
+  test('when a crossing buy meets a resting sell, then orders, fills, trade, book and ticker are written once and published', async () => {
+    h.chain.hold = true;
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [alice, bob] = [wallet(), wallet()];
+    const [sell] = await persist(db(), market, [{ wallet: alice, side: 'SELL', price: 60, size: '10' }]);
+    await matcher.submit(market, [sell.order_hash]);
+    await eventually(async () => (await order(sell.order_hash))?.book_added_at, 20_000, 'sell on the book');
+    const [buy] = await persist(db(), market, [{ wallet: bob, side: 'BUY', price: 65, size: '4' }]);
+    await matcher.submit(market, [buy.order_hash]);
+    const b = await eventually(async () => {
+      const o = await order(buy.order_hash);
+      return o?.status === 'MATCHED' ? o : null;
+    }, 20_000, 'buy matched');
+    expect(b).toMatchObject({ remaining_size: '0', handoff: 'ACCEPTED', filled_units: (4n * SHARE).toString() });
+    expect(b.book_added_at).toBeInstanceOf(Date);
+    const s = await order(sell.order_hash);
+    expect(s).toMatchObject({ status: 'PARTIALLY_FILLED', remaining_size: '6', remaining_units: (6n * SHARE).toString() });
+
+    const fills = await h.collections.fills.find({ condition_id: market.condition_id }).sort({ role: 1 }).toArray();
+    expect(fills.map((f) => [f.role, f.order_hash, f.side, f.price, f.size, f.settlement_status, f.tx_hash])).toEqual([
+      ['maker', sell.order_hash, 'SELL', '0.6', '4', 'PENDING', ''],
+      ['taker', buy.order_hash, 'BUY', '0.6', '4', 'PENDING', ''],
+    ]);
+    const trades = await h.collections.trades.find({ condition_id: market.condition_id }).toArray();
+    expect(trades).toHaveLength(1);
+    expect(trades[0]).toMatchObject({ price: '0.6', size: (4n * SHARE).toString(), settlement_status: 'PENDING' });
+    const levels = await h.collections.bookLevels.find({ condition_id: market.condition_id }).toArray();
+    expect(levels.map((l) => [l.side, l.price, l.remaining])).toEqual([['ASK', '0.6', (6n * SHARE).toString()]]);
+    const ticker = await h.collections.tickers.findOne({ condition_id: market.condition_id });
+    expect(ticker).toMatchObject({ best_bid: null, best_ask: '0.6', last_price: '0.6' });
+    const state = await h.collections.bookStates.findOne({ condition_id: market.condition_id });
+    expect(state?.seq).toBe(2);
+
+    const mine = h.publisher.events.filter((e) => 'condition_id' in e && e.condition_id === market.condition_id);
+    const deltas = mine.filter((e) => e.channel === 'book').map((e) => e.payload as { seq: number });
+    expect(deltas.map((d) => d.seq)).toEqual([1, 2]);
+    expect(mine.filter((e) => e.channel === 'trades')).toHaveLength(1);
+    const userOrders = h.publisher.events.filter((e) => e.channel === 'user' && e.payload.type === 'order' && (e.payload.order.order_hash === buy.order_hash));
+    expect(userOrders.map((e) => (e.payload as { order: { status: string } }).order.status)).toContain('MATCHED');
+
+    // Settlement: released receipts confirm the fills; the fully matched buy becomes FILLED.
+    h.chain.hold = false;
+    await eventually(async () => (await order(buy.order_hash))?.status === 'FILLED', 20_000, 'buy FILLED');
+    const settled = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
+    expect(settled.every((f) => f.settlement_status === 'CONFIRMED' && f.tx_hash.startsWith('0x'))).toBe(true);
+    expect((await order(sell.order_hash))?.status).toBe('PARTIALLY_FILLED');
+    expect((await order(buy.order_hash))?.reserved_units).toBe('0');
+
+    await saveHistory(h, marketWorkflowId(market), 'market-match.json');
+  });
+
+  test('when BUY NO meets BUY YES, then it is a MINT at the maker price in YES terms', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [no, yes] = await persist(db(), market, [
+      { wallet: wallet(), side: 'BUY', outcome: 0, price: 40, size: '2' },
+      { wallet: wallet(), side: 'BUY', outcome: 1, price: 61, size: '2' },
+    ]);
+    await matcher.submit(market, [no.order_hash, yes.order_hash]);
+    await eventually(async () => (await order(yes.order_hash))?.status !== 'OPEN', 20_000, 'match');
+    const fills = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
+    expect(fills.map((f) => [f.role, f.outcome, f.price, f.kind]).sort()).toEqual([['maker', 0, '0.4', 'MINT'], ['taker', 1, '0.6', 'MINT']]);
+  });
+
+  test('when cancels arrive, then each hash gets exactly one answer with the decisions codes', async () => {
+    h.chain.hold = true;
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [alice, bob] = [wallet(), wallet()];
+    const [resting, foreign, filled, cancelled] = await persist(db(), market, [
+      { wallet: alice, side: 'BUY', price: 30, size: '1' },
+      { wallet: bob, side: 'BUY', price: 31, size: '1' },
+      { wallet: alice, side: 'SELL', price: 50, size: '1' },
+      { wallet: alice, side: 'BUY', price: 20, size: '1' },
+    ]);
+    const [taker] = await persist(db(), market, [{ wallet: bob, side: 'BUY', price: 50, size: '1' }]);
+    await matcher.submit(market, [resting.order_hash, foreign.order_hash, filled.order_hash, cancelled.order_hash]);
+    await matcher.submit(market, [taker.order_hash]);
+    await eventually(async () => (await order(taker.order_hash))?.status === 'MATCHED', 20_000, 'filled');
+    expect(await matcher.cancel(market, alice, [cancelled.order_hash])).toEqual({ cancelled: [cancelled.order_hash], not_cancelled: [] });
+
+    // Persisted but never handed over: cancelled here, and its late hand-off is skipped.
+    const [pending] = await persist(db(), market, [{ wallet: alice, side: 'SELL', price: 31, size: '1' }]);
+    const unknown = `0x${'ab'.repeat(32)}`;
+    const outcome = await matcher.cancel(market, alice, [resting.order_hash, foreign.order_hash, filled.order_hash, cancelled.order_hash, unknown, pending.order_hash]);
+    expect(outcome.cancelled).toEqual([resting.order_hash, pending.order_hash]);
+    expect(Object.fromEntries(outcome.not_cancelled.map((n) => [n.order_hash, n.error.code]))).toEqual({
+      [foreign.order_hash]: 'ORDER_NOT_FOUND',
+      [filled.order_hash]: 'ORDER_ALREADY_FILLED',
+      [cancelled.order_hash]: 'ORDER_NOT_OPEN',
+      [unknown]: 'ORDER_NOT_FOUND',
+    });
+    await matcher.submit(market, [pending.order_hash]);
+    // An update is served after every signal received before it: a barrier for the late hand-off.
+    await matcher.cancel(market, alice, [unknown]);
+    expect(await h.collections.fills.countDocuments({ order_hash: pending.order_hash })).toBe(0);
+    const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
+    expect(view.resting).toBe(1); // only bob's 0.31 bid: the cancelled pending ask never crossed it
+    expect(await order(pending.order_hash)).toMatchObject({ status: 'CANCELLED', cancel_reason: 'USER' });
+    expect(await order(foreign.order_hash)).toMatchObject({ status: 'OPEN' });
+    expect(await order(resting.order_hash)).toMatchObject({ status: 'CANCELLED', remaining_size: '1', reserved_units: '0' });
+    await saveHistory(h, marketWorkflowId(market), 'market-cancel.json');
+  });
+
+  test('when the market is paused, closed and resolved, then placement is refused and resting orders are cancelled', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [a] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 40, size: '1' }]);
+    await matcher.submit(market, [a.order_hash]);
+    await eventually(async () => (await order(a.order_hash))?.book_added_at, 20_000, 'resting');
+    await matcher.setStatus(market, { status: 'PAUSED', actor: 'ops' });
+    const [late] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 40, size: '1' }]);
+    await matcher.submit(market, [late.order_hash]);
+    await eventually(async () => (await order(late.order_hash))?.status === 'CANCELLED', 20_000, 'refused');
+    expect(await order(late.order_hash)).toMatchObject({ cancel_reason: 'MARKET_NOT_ACTIVE', handoff: 'ACCEPTED' });
+    expect((await order(a.order_hash))?.status).toBe('OPEN');
+
+    const closed = await matcher.changeStatus(market, { status: 'CLOSED', actor: 'ops' });
+    expect(closed).toEqual({ status: 'CLOSED', resolution_outcome: null, cancelled: 1 });
+    expect(await order(a.order_hash)).toMatchObject({ status: 'CANCELLED', cancel_reason: 'MARKET_CLOSED' });
+    expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id })).toBe(0);
+
+    await matcher.setStatus(market, { status: 'RESOLVED', resolution_outcome: 1, actor: 'ops' });
+    expect(await h.collections.markets.findOne({ condition_id: market.condition_id })).toMatchObject({ status: 'RESOLVED', resolution_outcome: 1 });
+    const audit = await h.collections.statusChanges.find({ condition_id: market.condition_id }).sort({ at: 1 }).toArray();
+    expect(audit.map((r) => [r.from_status, r.to_status, r.via])).toEqual([
+      ['OPEN', 'PAUSED', 'market-workflow'], ['PAUSED', 'CLOSED', 'market-workflow'], ['CLOSED', 'RESOLVED', 'market-workflow'],
+    ]);
+    await expect(matcher.setStatus(market, { status: 'OPEN', actor: 'ops' })).rejects.toThrow();
+    await saveHistory(h, marketWorkflowId(market), 'market-status.json');
+  });
+
+  test('when a GTD order reaches its expiration, then the workflow timer expires it', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const expiration = Math.floor(Date.now() / 1000) + 3;
+    const [gtd, plain] = await persist(db(), market, [
+      { wallet: wallet(), side: 'BUY', price: 40, size: '1', expiration },
+      { wallet: wallet(), side: 'BUY', price: 41, size: '1' },
+    ]);
+    await matcher.submit(market, [gtd.order_hash, plain.order_hash]);
+    await eventually(async () => (await order(gtd.order_hash))?.book_added_at, 20_000, 'resting');
+    expect((await order(gtd.order_hash))?.status).toBe('OPEN');
+    await eventually(async () => (await order(gtd.order_hash))?.status === 'EXPIRED', 15_000, 'expired');
+    expect(Date.now() / 1000).toBeGreaterThanOrEqual(expiration);
+    expect((await order(plain.order_hash))?.status).toBe('OPEN');
+    const depth = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketDepthQuery, 10);
+    expect(depth.bids.map((l) => l.price)).toEqual([41]);
+    await saveHistory(h, marketWorkflowId(market), 'market-expiry.json');
+  });
+
+  test('when many submits race, then they are coalesced into few signals and each order is placed once', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const orders = await persist(db(), market, Array.from({ length: 60 }, (_, i) => ({ wallet: wallet(), side: 'BUY' as const, price: 10 + (i % 20), size: '1' })));
+    const before = matcher.signalsSent;
+    await Promise.all(orders.map((o) => matcher.submit(market, [o.order_hash])));
+    // Re-delivery of the same hashes is a no-op.
+    await matcher.submit(market, orders.slice(0, 10).map((o) => o.order_hash));
+    expect(matcher.signalsSent - before).toBeLessThan(10);
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 60, 20_000, 'all placed');
+    const view = await eventually(async () => {
+      const v = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
+      return v.queued === 0 ? v : null;
+    });
+    expect(view.resting).toBe(60);
+    expect(view.counters.arrival).toBe(60);
+  });
+});
+
+/** Records a workflow's history as a replay fixture (test/workflows/histories/). */
+export async function saveHistory(h: Harness, workflowId: string, file: string): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
+  writeFileSync(join(__dirname, 'histories', file), historyToJSON(history));
+}

@@ -1,0 +1,70 @@
+/**
+ * Messages of the workflows, imported by the API side (src/temporal/) and the workflows alike.
+ * Names are wire contracts: renaming one breaks running workflows.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { CancelOutcome } from '../src/contracts/market-matcher';
+import type { MarketRef } from '../src/matching/market-ids';
+import type { EngineCounters, MarketStatus } from '../src/matching/payloads';
+
+export interface MarketWorkflowInput {
+  market: MarketRef;
+  /** Carried over continue-as-new: engine counters (the resting orders are reloaded from MongoDB). */
+  counters?: EngineCounters;
+  /** Order hashes received but not yet placed when the previous run continued as new. */
+  pending?: string[];
+  /** Status-change counter, for deterministic audit ids across runs. */
+  changes?: number;
+  /** YES ticks of the last trade (the ticker's last price). */
+  lastPrice?: number | null;
+  /** Continue as new once the history has this many events (tests lower it); default 4,000. */
+  historyLimit?: number;
+}
+
+export interface SubmitOrders {
+  hashes: string[];
+}
+
+export interface CancelOrders {
+  wallet: string;
+  hashes: string[];
+}
+
+export interface StatusChange {
+  status: MarketStatus;
+  resolution_outcome?: 0 | 1;
+  actor: string;
+}
+
+export interface StatusResult {
+  status: MarketStatus;
+  resolution_outcome: 0 | 1 | null;
+  /** Resting orders the change cancelled (CLOSED, RESOLVED). */
+  cancelled: number;
+}
+
+/**
+ * Orders to take off the book without an owner check and without an answer: cancels seen on chain
+ * (CANCELLED) and orders whose settlement failed for good (MATCH_FAILED).
+ */
+export interface RemoveOrders {
+  hashes: string[];
+  reason: 'ONCHAIN_CANCEL' | 'NONCE_BUMP' | 'SETTLEMENT_FAILED';
+}
+
+export interface MarketView {
+  status: MarketStatus;
+  resting: number;
+  counters: EngineCounters;
+  queued: number;
+  bestBid: number | null;
+  bestAsk: number | null;
+}
+
+export const submitOrdersSignal = defineSignal<[SubmitOrders]>('submitOrders');
+export const removeOrdersSignal = defineSignal<[RemoveOrders]>('removeOrders');
+export const cancelOrdersUpdate = defineUpdate<CancelOutcome, [CancelOrders]>('cancelOrders');
+export const setMarketStatusUpdate = defineUpdate<StatusResult, [StatusChange]>('setMarketStatus');
+export const marketViewQuery = defineQuery<MarketView>('marketView');
+/** Wire shapes of the book, YES ticks and base units as strings (no bigint in payloads). */
+export const marketDepthQuery = defineQuery<{ seq: number; bids: { price: number; remaining: string }[]; asks: { price: number; remaining: string }[] }, [number?]>('marketDepth');

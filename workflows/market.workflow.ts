@@ -1,0 +1,302 @@
+/**
+ * One long-lived workflow per market (`market-{chain_id}-{condition_id}`): the only writer of the
+ * market's book. Placement, cancels, expiry and status changes are queued by the handlers and
+ * applied one at a time by the main loop, through the pure engine, so a cancel racing a match has
+ * exactly one winner. Each step ends with ONE idempotent bulk-write activity. The book is rebuilt
+ * from MongoDB at the start of every run (first start and after continue-as-new).
+ */
+import {
+  allHandlersFinished, condition, continueAsNew, log, ParentClosePolicy, proxyActivities, setHandler, startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { CancelOutcome } from '../src/contracts/market-matcher';
+import { Engine, isEngineError, SNAPSHOT_VERSION, type EngineEvent, type EngineOrder } from '../src/engine';
+import { foldEvents } from '../src/matching/batch-write';
+import { marketKeyOf, settlementWorkflowId } from '../src/matching/market-ids';
+import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, TradeWrite } from '../src/matching/payloads';
+import type { MarketActivities } from '../activities/market.activities';
+import { DB_STEP } from './activity-presets';
+import {
+  cancelOrdersUpdate, marketDepthQuery, marketViewQuery, removeOrdersSignal, setMarketStatusUpdate, submitOrdersSignal,
+  type CancelOrders, type MarketWorkflowInput, type RemoveOrders, type StatusChange, type StatusResult,
+} from './definitions';
+import { settlementWorkflow } from './settlement.workflow';
+
+const db = proxyActivities<MarketActivities>(DB_STEP);
+
+/** Orders placed per step: bounds the step's activity payload (well under 2 MB). */
+export const MAX_PLACE_BATCH = 200;
+const DEFAULT_HISTORY_LIMIT = 4_000;
+const STATUSES: readonly MarketStatus[] = ['OPEN', 'CLOSED', 'RESOLVED', 'PAUSED', 'SEEDING'];
+
+type Command =
+  | { kind: 'place'; hashes: string[] }
+  | { kind: 'cancel'; id: number; request: CancelOrders }
+  | { kind: 'remove'; request: RemoveOrders }
+  | { kind: 'status'; id: number; change: StatusChange };
+
+export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> {
+  const market = { chain_id: input.market.chain_id, condition_id: input.market.condition_id.toLowerCase() };
+  const key = marketKeyOf(market);
+  const historyLimit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+  const queue: Command[] = [];
+  const results: Record<number, CancelOutcome | StatusResult> = {};
+  let nextId = 1;
+  let changes = input.changes ?? 0;
+  let lastPrice = input.lastPrice ?? null;
+  let engine: Engine | undefined;
+  let info: MarketInfo = { found: false, status: 'PAUSED', resolution_outcome: null, decimals: 18, fee_rate_bps: 0 };
+
+  const answer = async <T extends CancelOutcome | StatusResult>(id: number): Promise<T> => {
+    await condition(() => results[id] !== undefined);
+    const result = results[id] as T;
+    delete results[id];
+    return result;
+  };
+  if (input.pending?.length) queue.push({ kind: 'place', hashes: input.pending });
+  setHandler(submitOrdersSignal, ({ hashes }) => {
+    if (Array.isArray(hashes) && hashes.length > 0) queue.push({ kind: 'place', hashes: hashes.map((h) => String(h).toLowerCase()) });
+  });
+  setHandler(removeOrdersSignal, (request) => {
+    queue.push({ kind: 'remove', request });
+  });
+  setHandler(cancelOrdersUpdate, async (request) => {
+    const id = nextId++;
+    queue.push({ kind: 'cancel', id, request });
+    return answer<CancelOutcome>(id);
+  }, {
+    validator: (request) => {
+      if (!request || typeof request.wallet !== 'string' || !Array.isArray(request.hashes)) throw new Error('cancel needs {wallet, hashes}');
+      if (request.hashes.length > 1_000) throw new Error('at most 1000 hashes per cancel');
+    },
+  });
+  setHandler(setMarketStatusUpdate, async (change) => {
+    const id = nextId++;
+    queue.push({ kind: 'status', id, change });
+    return answer<StatusResult>(id);
+  }, {
+    validator: (change) => {
+      if (!change || !STATUSES.includes(change.status)) throw new Error(`unknown market status ${String(change?.status)}`);
+      if (change.status === 'RESOLVED' && change.resolution_outcome !== 0 && change.resolution_outcome !== 1) {
+        throw new Error('RESOLVED needs resolution_outcome 0 or 1');
+      }
+      if (info.status === 'RESOLVED' && change.status !== 'RESOLVED') throw new Error('a resolved market cannot change status');
+    },
+  });
+  setHandler(marketViewQuery, () => ({
+    status: info.status,
+    resting: engine?.restingCount ?? 0,
+    counters: engine ? { ...engine.counters } : { seq: 0, bookSeq: 0, tradeSeq: 0, arrival: 0 },
+    queued: queue.length,
+    bestBid: engine?.bestBid() ?? null,
+    bestAsk: engine?.bestAsk() ?? null,
+  }));
+  setHandler(marketDepthQuery, (n) => {
+    const depth = engine?.depth(n ?? 50) ?? { seq: 0, bids: [], asks: [] };
+    const wire = (levels: { price: number; remaining: bigint }[]) => levels.map((l) => ({ price: l.price, remaining: l.remaining.toString() }));
+    return { seq: depth.seq, bids: wire(depth.bids), asks: wire(depth.asks) };
+  });
+
+  const state = await db.loadMarketState(market);
+  info = state.info;
+  if (input.lastPrice === undefined) lastPrice = state.lastPrice;
+  const book = await restoreEngine(key, input.counters ?? state.counters);
+  engine = book;
+
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+  /** Writes what one step changed (one activity), then starts the settlement of its trades. */
+  async function write(events: EngineEvent[], placed: Set<string>, direct: DirectEnd[], failed: ReadonlySet<string> = new Set()): Promise<void> {
+    if (events.length === 0 && direct.length === 0) return;
+    const folded = foldEvents(events, placed, (hash) => book.order(hash)?.arrival);
+    for (const o of folded.orders) {
+      if (failed.has(o.hash) && o.status === 'CANCELLED') o.status = 'MATCH_FAILED';
+    }
+    if (folded.lastPrice !== null) lastPrice = folded.lastPrice;
+    const ticker = folded.book.length > 0 || folded.trades.length > 0
+      ? { seq: book.counters.seq, bestBid: book.bestBid(), bestAsk: book.bestAsk(), lastPrice }
+      : null;
+    await db.applyMatchBatch({
+      market, decimals: info.decimals, at: Date.now(), orders: folded.orders, direct, trades: folded.trades,
+      book: folded.book, ticker, counters: { ...book.counters },
+    });
+    if (folded.trades.length > 0) await startSettlement(folded.trades);
+  }
+
+  async function startSettlement(trades: TradeWrite[]): Promise<void> {
+    const batchId = `${key}:${trades[0].tradeId.slice(trades[0].tradeId.lastIndexOf(':') + 1)}`;
+    await startChild(settlementWorkflow, {
+      workflowId: settlementWorkflowId(batchId),
+      args: [{ market, batchId, tradeIds: trades.map((t) => t.tradeId) }],
+      // Settlement outlives this run: continue-as-new must not cancel it.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      memo: { market: key, trades: trades.length },
+    });
+  }
+
+  async function place(hashes: string[]): Promise<void> {
+    const load = await db.loadOrdersForPlacement({ market, hashes });
+    const now = nowSeconds();
+    const events: EngineEvent[] = [];
+    const placed = new Set<string>();
+    const direct: DirectEnd[] = [];
+    for (const o of load.orders) {
+      if (info.status !== 'OPEN') {
+        direct.push({ hash: o.hash, status: 'CANCELLED', reason: 'MARKET_NOT_ACTIVE' });
+        continue;
+      }
+      if (book.order(o.hash)) continue; // already resting: a re-delivery
+      try {
+        for (const e of book.place(toEngineOrder(o), now)) events.push(e);
+        placed.add(o.hash);
+      } catch (error) {
+        if (!isEngineError(error)) throw error;
+        log.warn('order refused by the engine', { hash: o.hash, code: error.code, message: error.message });
+        direct.push({ hash: o.hash, status: 'MATCH_FAILED', reason: 'INVALID_ORDER' });
+      }
+    }
+    await write(events, placed, direct);
+  }
+
+  async function cancel(request: CancelOrders): Promise<CancelOutcome> {
+    const wallet = request.wallet.toLowerCase();
+    const now = nowSeconds();
+    const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
+    const notFound = (order_hash: string) => outcome.not_cancelled.push({ order_hash, error: { code: 'ORDER_NOT_FOUND', message: 'Order not found' } });
+    const events: EngineEvent[] = [];
+    const elsewhere: string[] = [];
+    const hashes = [...new Set(request.hashes.map((h) => String(h).toLowerCase()))];
+    for (const hash of hashes) {
+      const resting = book.order(hash);
+      if (!resting) {
+        elsewhere.push(hash);
+      } else if (resting.maker.toLowerCase() !== wallet) {
+        notFound(hash);
+      } else {
+        const caused = book.cancel(hash, now, 'USER');
+        for (const e of caused) events.push(e);
+        if (caused.some((e) => e.type === 'ORDER_EXPIRED')) {
+          outcome.not_cancelled.push({ order_hash: hash, error: { code: 'ORDER_NOT_OPEN', message: 'Order has expired' } });
+        } else {
+          outcome.cancelled.push(hash);
+        }
+      }
+    }
+    const direct: DirectEnd[] = [];
+    if (elsewhere.length > 0) {
+      const found = await db.lookupOrders({ hashes: elsewhere });
+      const byHash: Record<string, (typeof found)[number]> = {};
+      for (const f of found) byHash[f.order_hash] = f;
+      for (const hash of elsewhere) {
+        const o = byHash[hash];
+        if (!o || o.wallet.toLowerCase() !== wallet || o.market_key !== key) notFound(hash);
+        else if (o.status === 'MATCHED' || o.status === 'FILLED') {
+          outcome.not_cancelled.push({ order_hash: hash, error: { code: 'ORDER_ALREADY_FILLED', message: 'Order is already filled' } });
+        } else if (o.status === 'OPEN' && o.handoff === 'PENDING') {
+          // Persisted but not handed over yet: end it here; its placement will skip it.
+          direct.push({ hash, status: 'CANCELLED', reason: 'USER' });
+          outcome.cancelled.push(hash);
+        } else {
+          outcome.not_cancelled.push({ order_hash: hash, error: { code: 'ORDER_NOT_OPEN', message: `Order is ${o.status}` } });
+        }
+      }
+    }
+    await write(events, new Set(), direct);
+    return outcome;
+  }
+
+  async function remove(request: RemoveOrders): Promise<void> {
+    const now = nowSeconds();
+    const events: EngineEvent[] = [];
+    const failed = new Set<string>();
+    for (const hash of request.hashes.map((h) => h.toLowerCase())) {
+      if (!book.order(hash)) continue;
+      for (const e of book.cancel(hash, now, 'OPERATOR')) events.push(e);
+      if (request.reason === 'SETTLEMENT_FAILED') failed.add(hash);
+    }
+    await write(events, new Set(), [], failed);
+  }
+
+  async function changeStatus(change: StatusChange): Promise<StatusResult> {
+    const from = info.status;
+    const ending = change.status === 'CLOSED' || change.status === 'RESOLVED';
+    const before = book.restingCount;
+    if (ending) await write(book.cancelAll(nowSeconds(), {}, 'MARKET_CLOSED'), new Set(), []);
+    const resolution = change.status === 'RESOLVED' ? (change.resolution_outcome ?? null) : null;
+    changes += 1;
+    await db.applyMarketStatus({
+      market, change_id: `${workflowInfo().workflowId}:status:${changes}`, from_status: from, to_status: change.status,
+      resolution_outcome: resolution, actor: change.actor, at: Date.now(),
+    });
+    info = { ...info, status: change.status, resolution_outcome: resolution };
+    return { status: info.status, resolution_outcome: info.resolution_outcome, cancelled: ending ? before : 0 };
+  }
+
+  async function expire(): Promise<void> {
+    const next = book.nextExpiration();
+    if (next !== null && next <= nowSeconds()) await write(book.expire(nowSeconds()), new Set(), []);
+  }
+
+  /** Takes the next command, merging consecutive placements into one batch. */
+  function take(): Command {
+    const first = queue.shift()!;
+    if (first.kind !== 'place') return first;
+    const hashes = new Set(first.hashes);
+    while (queue.length > 0 && queue[0].kind === 'place' && hashes.size < MAX_PLACE_BATCH) {
+      for (const h of (queue.shift() as { hashes: string[] }).hashes) hashes.add(h);
+    }
+    const all = [...hashes];
+    // Anything beyond the batch bound goes back to the front, in order.
+    if (all.length > MAX_PLACE_BATCH) queue.unshift({ kind: 'place', hashes: all.slice(MAX_PLACE_BATCH) });
+    return { kind: 'place', hashes: all.slice(0, MAX_PLACE_BATCH) };
+  }
+
+  const wantsNewRun = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
+
+  for (;;) {
+    const next = book.nextExpiration();
+    const wake = () => queue.length > 0 || wantsNewRun();
+    if (next === null) await condition(wake);
+    else await condition(wake, Math.max(1, next * 1000 - Date.now()));
+    while (queue.length > 0) {
+      const command = take();
+      if (command.kind === 'place') await place(command.hashes);
+      else if (command.kind === 'cancel') results[command.id] = await cancel(command.request);
+      else if (command.kind === 'remove') await remove(command.request);
+      else results[command.id] = await changeStatus(command.change);
+      await expire();
+    }
+    await expire();
+    if (wantsNewRun()) {
+      // Let update handlers return their answers; any command that arrives meanwhile is served first.
+      await condition(() => allHandlersFinished() || queue.length > 0);
+      if (queue.length === 0) break;
+    }
+  }
+  await continueAsNew<typeof marketWorkflow>({
+    market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit,
+  });
+}
+
+/** Rebuilds the engine from the market's resting orders in MongoDB, in arrival order (FIFO kept). */
+async function restoreEngine(key: string, counters: EngineCounters | null): Promise<Engine> {
+  const orders = [];
+  let after = 0;
+  for (;;) {
+    const page = await db.loadRestingPage({ marketKey: key, afterArrival: after, limit: 1_000 });
+    for (const o of page.orders) orders.push(o);
+    if (page.next === null) break;
+    after = page.next;
+  }
+  const c = counters ?? { seq: 0, bookSeq: 0, tradeSeq: 0, arrival: 0 };
+  const arrival = orders.reduce((max, o) => Math.max(max, o.arrival), c.arrival);
+  return Engine.restore({ version: SNAPSHOT_VERSION, marketId: key, ...c, arrival, orders });
+}
+
+function toEngineOrder(o: PlaceableOrder): EngineOrder {
+  return {
+    hash: o.hash, maker: o.maker, taker: o.taker, side: o.side, outcome: o.outcome, orderType: o.orderType, price: o.price,
+    size: BigInt(o.size), makerAmount: BigInt(o.makerAmount), takerAmount: BigInt(o.takerAmount),
+    expiration: o.expiration, feeRateBps: o.feeRateBps,
+  };
+}
