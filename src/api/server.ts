@@ -1,6 +1,6 @@
 import { createServer, Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Server as SocketServer } from 'socket.io';
+import { Server as SocketServer, ServerOptions } from 'socket.io';
 import { createApp, AppDeps } from './app';
 
 export interface RunningApi {
@@ -13,21 +13,42 @@ export interface RunningApi {
 /** Path of the realtime gateway, beside REST's /v1. */
 export const WS_PATH = '/v1/ws';
 
+/** What runs on the socket.io server (the realtime gateway); closed before the server. */
+export interface AttachedGateway {
+  close(): Promise<void>;
+}
+
+export interface ApiServerDeps extends AppDeps {
+  host: string;
+  port: number;
+  /** socket.io options (heartbeats, buffer sizes); path and serveClient are fixed here. */
+  socketOptions?: Partial<ServerOptions>;
+  /** Attaches the realtime gateway (src/gateway attachGateway) before the port opens. */
+  attachGateway?: (io: SocketServer) => Promise<AttachedGateway>;
+}
+
 /** Starts HTTP (REST) and socket.io on one port. Port 0 picks a free port (tests). */
-export async function startApiServer(deps: AppDeps & { host: string; port: number }): Promise<RunningApi> {
+export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const app = createApp(deps);
   const http = createServer(app);
-  const io = new SocketServer(http, { path: WS_PATH, serveClient: false });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(deps.port, deps.host, () => resolve());
-  });
+  const io = new SocketServer(http, { ...deps.socketOptions, path: WS_PATH, serveClient: false });
+  const gateway = deps.attachGateway ? await deps.attachGateway(io) : undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(deps.port, deps.host, () => resolve());
+    });
+  } catch (error) {
+    await gateway?.close();
+    throw error;
+  }
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://${deps.host}:${port}`,
     http,
     io,
     close: async () => {
+      await gateway?.close();
       await io.close(); // also closes the HTTP server
       http.closeAllConnections();
     },

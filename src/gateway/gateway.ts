@@ -1,0 +1,156 @@
+import type { Connection } from 'mongoose';
+import type { Server, Socket } from 'socket.io';
+import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import { AppError, ErrorCode, isAppError } from '../errors';
+import type { Logger } from '../logging/logger';
+import { validateOrThrow } from '../validation/ajv';
+import { BookSnapshotReader, createBookSnapshotReader } from './book-snapshot';
+import { ConnectionSession } from './connection-session';
+import { createEventLog } from './event-log';
+import { createEventLogTailer, TailerOptions } from './event-log-tailer';
+import { DEFAULT_GATEWAY_LIMITS, GatewayLimits } from './limits';
+import { createMarketDirectory, MarketDirectory, MarketRef } from './market-directory';
+import { SubscriptionMessage, validateSubscriptionMessage } from './subscription.schema';
+import { identityOf, wsAuthMiddleware, WsTokenConsumer } from './ws-auth';
+
+export interface GatewayDeps {
+  db: Connection;
+  logger: Logger;
+  /** src/auth's consumeWsToken (single use, 60 s, wallet-bound). */
+  consumeWsToken: WsTokenConsumer;
+  /** chain_id assumed when a market subscription omits it (default 56). */
+  defaultChainId?: number;
+  limits?: Partial<GatewayLimits>;
+  tailer?: TailerOptions;
+  markets?: MarketDirectory;
+  books?: BookSnapshotReader;
+}
+
+export interface Gateway {
+  close(): Promise<void>;
+  stats(): { connections: number; subscriptions: number; logPosition: number };
+}
+
+type Ack = (answer: { ok: true } | { ok: false; error: { code: ErrorCode; message: string } }) => void;
+
+const marketKey = (channel: string, market: MarketRef) => `${channel}:${market.chain_id}:${market.condition_id}`;
+const userKey = (wallet: string) => `user:${wallet.toLowerCase()}`;
+
+/** The routing key a published event fans out under. */
+function keyOf(event: RealtimeEvent): string {
+  return event.channel === 'user' ? userKey(event.wallet) : marketKey(event.channel, { chain_id: event.chain_id, condition_id: event.condition_id.toLowerCase() });
+}
+
+/**
+ * Attaches the realtime gateway to the API process's socket.io server: handshake auth with
+ * WebSocket tokens, subscribe/unsubscribe with acks, and delivery of the events every worker
+ * publishes to the MongoDB event log, which this process tails (docs/realtime.md).
+ */
+export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gateway> {
+  const limits: GatewayLimits = { ...DEFAULT_GATEWAY_LIMITS, ...deps.limits };
+  const markets = deps.markets ?? createMarketDirectory(deps.db);
+  const books = deps.books ?? createBookSnapshotReader(deps.db);
+  const defaultChainId = deps.defaultChainId ?? 56;
+  const routes = new Map<string, Set<ConnectionSession>>();
+  const sessions = new Set<ConnectionSession>();
+
+  const route = (key: string, session: ConnectionSession, on: boolean) => {
+    let set = routes.get(key);
+    if (on) {
+      if (!set) routes.set(key, (set = new Set()));
+      set.add(session);
+    } else if (set) {
+      set.delete(session);
+      if (set.size === 0) routes.delete(key);
+    }
+  };
+
+  const tailer = createEventLogTailer(
+    createEventLog(deps.db),
+    ({ event }) => {
+      const key = keyOf(event);
+      for (const session of routes.get(key) ?? []) session.deliver(key, event);
+    },
+    deps.logger,
+    deps.tailer,
+  );
+
+  async function subscribe(session: ConnectionSession, message: SubscriptionMessage): Promise<void> {
+    if (message.channel === 'user') {
+      if (!session.wallet) throw new AppError('AUTH_MISSING', 'The user channel needs a connection authenticated with a WebSocket token');
+      const key = userKey(session.wallet);
+      session.addPlain(key, { channel: 'user' });
+      route(key, session, true);
+      return;
+    }
+    const market = marketOf(message);
+    const key = marketKey(message.channel, market);
+    if (!session.subscriptions.has(key) && session.subscriptions.size >= limits.maxSubscriptions) {
+      throw new AppError('RATE_LIMITED', `At most ${limits.maxSubscriptions} subscriptions per connection`);
+    }
+    const found = await markets.find(market);
+    if (!found) throw new AppError('NOT_FOUND', `Unknown market ${market.condition_id} on chain ${market.chain_id}`);
+    if (session.isClosed) return;
+    route(key, session, true);
+    if (message.channel === 'book') session.addBook(key, market, found.decimals);
+    else session.addPlain(key, { channel: message.channel, market });
+  }
+
+  function unsubscribe(session: ConnectionSession, message: SubscriptionMessage): void {
+    const key = message.channel === 'user' ? (session.wallet ? userKey(session.wallet) : 'user:') : marketKey(message.channel, marketOf(message));
+    session.remove(key);
+    route(key, session, false);
+  }
+
+  function marketOf(message: SubscriptionMessage): MarketRef {
+    return { chain_id: message.chain_id ?? defaultChainId, condition_id: (message.condition_id ?? '').toLowerCase() };
+  }
+
+  function answer(ack: unknown, error?: unknown): void {
+    if (typeof ack !== 'function') return;
+    if (error === undefined) return void (ack as Ack)({ ok: true });
+    if (isAppError(error)) return void (ack as Ack)({ ok: false, error: { code: error.code, message: error.message } });
+    deps.logger.error({ err: error }, 'realtime subscription failed');
+    (ack as Ack)({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'Internal error' } });
+  }
+
+  function onConnection(socket: Socket): void {
+    const session = new ConnectionSession(socket, identityOf(socket).wallet, books, limits, deps.logger);
+    sessions.add(session);
+    socket.on('subscribe', (raw: unknown, ack: unknown) => {
+      // Ack first, snapshot after: subscribe() registers the book, whose snapshot is read async.
+      Promise.resolve()
+        .then(() => subscribe(session, validateOrThrow(validateSubscriptionMessage, raw, 'subscribe message')))
+        .then(() => answer(ack), (error: unknown) => answer(ack, error));
+    });
+    socket.on('unsubscribe', (raw: unknown, ack: unknown) => {
+      try {
+        unsubscribe(session, validateOrThrow(validateSubscriptionMessage, raw, 'unsubscribe message'));
+        answer(ack);
+      } catch (error) {
+        answer(ack, error);
+      }
+    });
+    socket.on('disconnect', () => {
+      for (const key of session.subscriptions.keys()) route(key, session, false);
+      session.close();
+      sessions.delete(session);
+    });
+  }
+
+  io.use(wsAuthMiddleware(deps.consumeWsToken, deps.logger));
+  io.on('connection', onConnection);
+  await tailer.start();
+
+  return {
+    async close() {
+      io.off('connection', onConnection);
+      await tailer.stop();
+    },
+    stats: () => ({
+      connections: sessions.size,
+      subscriptions: [...sessions].reduce((n, s) => n + s.subscriptions.size, 0),
+      logPosition: tailer.position(),
+    }),
+  };
+}

@@ -1,0 +1,40 @@
+/** Per-connection limits of the gateway; every one is a bound on server memory or work. */
+export interface GatewayLimits {
+  /** Subscriptions one connection may hold (default 50); more are refused with RATE_LIMITED. */
+  maxSubscriptions: number;
+  /**
+   * Packets queued for a socket (socket.io's engine write buffer) above which the gateway stops
+   * queueing replaceable data (default 256): book deltas are dropped and replaced by one fresh
+   * snapshot once the socket drains; tickers are conflated to the latest per market.
+   */
+  softBufferedPackets: number;
+  /**
+   * Packets queued above which the connection is cut (default 1024): trades and user events
+   * cannot be replaced by a snapshot, so a consumer this slow is told SLOW_CONSUMER and dropped.
+   */
+  maxBufferedPackets: number;
+  /** Deltas held for one book subscription while its snapshot loads (default 1000). */
+  maxPendingDeltas: number;
+  /** Shortest time between two resnapshots of one book subscription (default 200 ms). */
+  minResyncIntervalMs: number;
+  /** After SLOW_CONSUMER, how long the goodbye may take before the transport is destroyed (default 5 s). */
+  killGraceMs: number;
+}
+
+export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
+  maxSubscriptions: 50,
+  softBufferedPackets: 256,
+  maxBufferedPackets: 1024,
+  maxPendingDeltas: 1000,
+  minResyncIntervalMs: 200,
+  killGraceMs: 5_000,
+};
+
+/** socket.io server options the gateway expects (pass to startApiServer's `socketOptions`). */
+export const GATEWAY_SOCKET_OPTIONS = {
+  /** A heartbeat every 20 s; a client silent 20 s more is dropped. */
+  pingInterval: 20_000,
+  pingTimeout: 20_000,
+  /** Client messages are tiny subscribe/unsubscribe objects. */
+  maxHttpBufferSize: 16 * 1024,
+} as const;
