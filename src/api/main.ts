@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError } from '../config';
 import { connectDatabase, pingDatabase } from '../db/connect';
 import { createLogger } from '../logging/logger';
+import { chainPortFromConfig } from '../runtime/chain-from-config';
 import { mongoUriOf, temporalAddressOf } from '../runtime/endpoints';
 import { onShutdown } from '../runtime/shutdown';
 import { connectTemporal, pingTemporal } from '../temporal/connect';
@@ -10,6 +11,7 @@ import { startApiServer } from './server';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
+  const chain = chainPortFromConfig(config);
   const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB);
   const temporal = await connectTemporal(temporalAddressOf(config), config.TEMPORAL_NAMESPACE);
   const api = await startApiServer({
@@ -19,6 +21,7 @@ async function main(): Promise<void> {
     readiness: [
       { name: 'mongodb', check: () => pingDatabase(db) },
       { name: 'temporal', check: () => pingTemporal(temporal.connection) },
+      { name: 'chain', check: async () => void (await chain.getBlockNumber()) },
     ],
   });
   logger.info({ url: api.url }, 'API listening');

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig, Config, ConfigError } from '../config';
+import { startLocalChain } from '../chain/local/start-local-chain';
 import { startFerretDb } from '../embedded/ferretdb-server';
 import { isPortOpen } from '../embedded/free-port';
 import type { ManagedProcess } from '../embedded/managed-process';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   mkdirSync(logDir, { recursive: true });
   const unlock = lockDataDir(dataDir);
   const servers: ManagedProcess[] = [];
+  const inProcess: { name: string; stop(): Promise<void> }[] = [];
   const services: ChildService[] = [];
   let stopping = false;
 
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
     log('stopping...');
     for (const service of [...services].reverse()) await service.stop();
     for (const server of [...servers].reverse()) await server.stop();
+    for (const part of [...inProcess].reverse()) await part.stop().catch(() => undefined);
     unlock();
     log('stopped');
     process.exit(exitCode);
@@ -76,6 +79,18 @@ async function main(): Promise<void> {
       env.MONGODB_URI = mongo.uri;
       log(`FerretDB on ${mongo.uri}`);
     }
+    if (!config.CHAIN_RPC_URL) {
+      await assertPortFree(config.HOST, config.CHAIN_PORT, 'chain JSON-RPC');
+      // EDR runs inside this process: it is a library, and its JSON-RPC endpoint is ours.
+      const chain = await startLocalChain({ host: config.HOST, port: config.CHAIN_PORT, chainId: config.CHAIN_ID, dataDir });
+      inProcess.push({ name: 'chain', stop: chain.stop });
+      env.CHAIN_RPC_URL = chain.rpcUrl;
+      env.OPERATOR_PRIVATE_KEY = chain.operatorKey; // Hardhat's public dev key #0, never a real one
+      env.EXCHANGE_ADDRESS = chain.addresses.exchange;
+      env.COLLATERAL_ADDRESS = chain.addresses.collateral;
+      env.CONDITIONAL_TOKENS_ADDRESS = chain.addresses.conditionalTokens;
+      log(`local chain (id ${chain.chainId}) on ${chain.rpcUrl}, exchange ${chain.addresses.exchange}`);
+    }
     for (const server of servers) {
       void server.exited.then((code) => {
         if (!stopping) {
@@ -104,6 +119,7 @@ async function main(): Promise<void> {
     log('ready');
     log(`  API          ${apiUrl}/v1   (health: ${apiUrl}/readyz)`);
     log(`  WebSocket    ${apiUrl.replace('http', 'ws')}/v1/ws`);
+    log(`  chain RPC    ${env.CHAIN_RPC_URL ?? '(none)'}`);
     if (temporalUi) log(`  Temporal UI  ${temporalUi}`);
     log(`  data         ${dataDir}`);
     log('Press Ctrl-C to stop.');

@@ -49,7 +49,7 @@ describe('npm start (the whole service on embedded defaults)', () => {
 
   run('when started, stopped and started again, then every part is healthy and the data is still there', async () => {
     const host = '127.0.0.1';
-    const ports = { api: await freePort(), temporal: await freePort(), ui: await freePort(), mongo: await freePort() };
+    const ports = { api: await freePort(), temporal: await freePort(), ui: await freePort(), mongo: await freePort(), chain: await freePort() };
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -60,6 +60,7 @@ describe('npm start (the whole service on embedded defaults)', () => {
       TEMPORAL_PORT: String(ports.temporal),
       TEMPORAL_UI_PORT: String(ports.ui),
       MONGODB_PORT: String(ports.mongo),
+      CHAIN_PORT: String(ports.chain),
       LOG_LEVEL: 'warn',
     };
     const api = `http://${host}:${ports.api}`;
@@ -68,7 +69,13 @@ describe('npm start (the whole service on embedded defaults)', () => {
     expect(first.output()).toContain(`API          ${api}/v1`);
     expect(first.output()).toContain(`Temporal UI  http://${host}:${ports.ui}`);
     expect((await fetch(`${api}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${api}/readyz`)).json()).toMatchObject({ status: 'ready' });
+    expect(await (await fetch(`${api}/readyz`)).json()).toEqual({ status: 'ready', checks: { mongodb: 'ok', temporal: 'ok', chain: 'ok' } });
+    const chainId = await fetch(`http://${host}:${ports.chain}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    });
+    expect(await chainId.json()).toMatchObject({ result: '0x38' });
     expect((await fetch(`http://${host}:${ports.ui}/`)).status).toBe(200);
 
     // Leave state in both stores: a document, and a workflow parked on a queue nobody polls.

@@ -1,0 +1,27 @@
+import { createChainPort, ChainPort } from '../chain';
+import { Config, ConfigError } from '../config';
+
+/**
+ * The chain port of the API and worker processes. Under `npm start` the supervisor passes the
+ * embedded chain's URL, dev operator key and contract addresses; in production they come from the
+ * environment. A process without a chain configured cannot trade, so this refuses to guess.
+ */
+export function chainPortFromConfig(config: Config): ChainPort {
+  const missing = (['CHAIN_RPC_URL', 'OPERATOR_PRIVATE_KEY', 'EXCHANGE_ADDRESS', 'COLLATERAL_ADDRESS', 'CONDITIONAL_TOKENS_ADDRESS'] as const).filter(
+    (name) => !config[name],
+  );
+  if (missing.length > 0) {
+    throw new ConfigError(missing.map((name) => `${name} is required (npm start sets it for the embedded chain)`));
+  }
+  return createChainPort({
+    rpcUrl: config.CHAIN_RPC_URL!,
+    chainId: config.CHAIN_ID,
+    operatorKey: config.OPERATOR_PRIVATE_KEY!,
+    addresses: {
+      exchange: config.EXCHANGE_ADDRESS!,
+      collateral: config.COLLATERAL_ADDRESS!,
+      conditionalTokens: config.CONDITIONAL_TOKENS_ADDRESS!,
+    },
+    confirmations: config.CHAIN_CONFIRMATIONS,
+  });
+}
