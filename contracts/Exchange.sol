@@ -48,6 +48,7 @@ contract Exchange {
 
     /// @dev What the taker gave and got over all maker legs, and the fees it owes and others paid.
     struct Totals {
+        uint256 cap; // takerFillAmount
         uint256 given;
         uint256 received;
         uint256 takerFee;
@@ -226,10 +227,10 @@ contract Exchange {
         _pull(takerOrder.maker, takerBuys ? 0 : takerOrder.tokenId, takerFillAmount);
 
         Totals memory t;
+        t.cap = takerFillAmount;
         for (uint256 i = 0; i < makerOrders.length; i++) {
             _fillMaker(takerOrder, makerOrders[i], makerFillAmounts[i], t);
         }
-        require(t.given <= takerFillAmount, "Exchange: taker fill exceeded");
         _consume(takerHash, takerOrder, t.given);
         require(
             t.received * takerOrder.makerAmount >= t.given * takerOrder.takerAmount, "Exchange: taker price worse than signed"
@@ -257,30 +258,32 @@ contract Exchange {
         _consume(makerHash, maker, fill);
         uint256 owed = _ceilDiv(fill * maker.takerAmount, maker.makerAmount);
         bool makerBuys = maker.side == BUY;
-        _pull(maker.maker, makerBuys ? 0 : maker.tokenId, fill);
 
+        // What the taker gives and gets in this leg, known before anything moves.
         uint256 legGiven;
         uint256 legReceived;
-        if (maker.tokenId == taker.tokenId) {
+        bool transfer = maker.tokenId == taker.tokenId;
+        if (transfer) {
             require(maker.side != taker.side, "Exchange: same side on one token");
-            (legGiven, legReceived) = (owed, fill); // plain transfer
+            (legGiven, legReceived) = (owed, fill);
         } else {
             require(registry[taker.tokenId].complement == maker.tokenId, "Exchange: tokens not complements");
             require(maker.side == taker.side, "Exchange: complement orders must share a side");
-            bytes32 conditionId = registry[taker.tokenId].conditionId;
-            if (makerBuys) {
-                // Mint: both pay collateral; `owed` pairs are split, the taker funds owed - fill.
-                ctf.splitPosition(address(collateral), conditionId, owed);
-                (legGiven, legReceived) = (owed - fill, owed);
-            } else {
-                // Merge: both deliver tokens; `fill` pairs become collateral, the maker takes `owed`.
-                require(owed <= fill, "Exchange: merge price above one");
-                ctf.mergePositions(address(collateral), conditionId, fill);
-                (legGiven, legReceived) = (fill, fill - owed);
-            }
+            // Mint: `owed` pairs are split, the maker paid `fill`, the taker funds the rest.
+            // Merge: `fill` pairs are merged, the maker takes `owed`, the taker the rest.
+            require(makerBuys || owed <= fill, "Exchange: merge price above one");
+            (legGiven, legReceived) = makerBuys ? (owed - fill, owed) : (fill, fill - owed);
         }
         t.given += legGiven;
         t.received += legReceived;
+        require(t.given <= t.cap, "Exchange: taker fill exceeded");
+
+        _pull(maker.maker, makerBuys ? 0 : maker.tokenId, fill);
+        if (!transfer) {
+            bytes32 conditionId = registry[taker.tokenId].conditionId;
+            if (makerBuys) ctf.splitPosition(address(collateral), conditionId, owed);
+            else ctf.mergePositions(address(collateral), conditionId, fill);
+        }
 
         uint256 makerFee = makerBuys ? _fee(maker.feeRateBps, owed, fill) : _fee(maker.feeRateBps, fill, owed);
         t.takerFee += taker.side == BUY

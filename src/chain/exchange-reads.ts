@@ -16,7 +16,10 @@ export interface OnChainOrderStatus {
   /** Fully filled or cancelled: the order can no longer be matched. */
   filledOrCancelled: boolean;
   cancelled: boolean;
-  /** Maker-amount units left; null when the exchange has never seen the order (all of it is left). */
+  /**
+   * Maker-amount units still fillable: 0 once filled or cancelled, null when the exchange has
+   * never seen the order (all of its makerAmount is left).
+   */
   remaining: bigint | null;
 }
 
@@ -28,7 +31,7 @@ export function orderStatus(ctx: ChainContext, orderHash: Hex): Promise<OnChainO
       ctx.publicClient.readContract({ address, abi: exchangeAbi, functionName: 'cancelled', args: [orderHash] }),
     ]);
     const untouched = !filledOrCancelled && remaining === 0n;
-    return { filledOrCancelled, cancelled, remaining: untouched ? null : remaining };
+    return { filledOrCancelled, cancelled, remaining: untouched ? null : filledOrCancelled ? 0n : remaining };
   });
 }
 
