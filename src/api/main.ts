@@ -1,10 +1,11 @@
 import { loadConfig, ConfigError } from '../config';
-import { connectDatabase, pingDatabase } from '../db/connect';
+import { connectDatabase } from '../db/connect';
 import { createLogger } from '../logging/logger';
 import { chainPortFromConfig } from '../runtime/chain-from-config';
 import { mongoUriOf, temporalAddressOf } from '../runtime/endpoints';
 import { onShutdown } from '../runtime/shutdown';
-import { connectTemporal, pingTemporal } from '../temporal/connect';
+import { connectTemporal } from '../temporal/connect';
+import { composeApi } from '../runtime/compose-api';
 import { startApiServer } from './server';
 
 /** The API process: REST under /v1 and socket.io under /v1/ws. */
@@ -14,19 +15,12 @@ async function main(): Promise<void> {
   const chain = chainPortFromConfig(config);
   const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB);
   const temporal = await connectTemporal(temporalAddressOf(config), config.TEMPORAL_NAMESPACE);
-  const api = await startApiServer({
-    host: config.HOST,
-    port: config.PORT,
-    logger,
-    readiness: [
-      { name: 'mongodb', check: () => pingDatabase(db) },
-      { name: 'temporal', check: () => pingTemporal(temporal.connection) },
-      { name: 'chain', check: async () => void (await chain.getBlockNumber()) },
-    ],
-  });
+  const composition = await composeApi(config, { db, temporal, chain, logger });
+  const api = await startApiServer({ host: config.HOST, port: config.PORT, logger, ...composition });
   logger.info({ url: api.url }, 'API listening');
   onShutdown(logger, async () => {
     await api.close();
+    await composition.close();
     await temporal.close();
     await db.close();
   });

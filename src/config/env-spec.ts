@@ -56,6 +56,11 @@ const logLevel: Parser<string> = (raw) => {
   }
   return raw;
 };
+const bool: Parser<boolean> = (raw) => {
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error('must be true, false, 1 or 0');
+};
 const secret32: Parser<string> = (raw) => {
   if (raw.length < 32) throw new Error('must be at least 32 characters');
   return raw;
@@ -79,6 +84,11 @@ export const ENV_SPEC = {
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },
   CHAIN_PORT: { parse: port, default: 8545, description: 'Embedded chain JSON-RPC port' },
   CHAIN_CONFIRMATIONS: { parse: nonNegativeInt, default: 1, description: 'Confirmations before a settlement is CONFIRMED' },
+  LOCAL_DEV_CHAIN: {
+    parse: bool,
+    default: false,
+    description: 'The chain is the embedded dev chain (set by npm start): re-prepare market conditions and seed a demo market at start',
+  },
   OPERATOR_PRIVATE_KEY: { parse: privateKey, secret: true, description: 'Settlement wallet key (embedded chain: a dev key is used)' },
   EXCHANGE_ADDRESS: { parse: address, description: 'Exchange contract (external chain)' },
   COLLATERAL_ADDRESS: { parse: address, description: 'Collateral ERC-20 (external chain)' },

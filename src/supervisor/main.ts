@@ -89,6 +89,7 @@ async function main(): Promise<void> {
       env.EXCHANGE_ADDRESS = chain.addresses.exchange;
       env.COLLATERAL_ADDRESS = chain.addresses.collateral;
       env.CONDITIONAL_TOKENS_ADDRESS = chain.addresses.conditionalTokens;
+      env.LOCAL_DEV_CHAIN = 'true';
       log(`local chain (id ${chain.chainId}) on ${chain.rpcUrl}, exchange ${chain.addresses.exchange}`);
     }
     for (const server of servers) {

@@ -2,6 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPublicClient, http, Hex } from 'viem';
+import { conditionalTokensAbi } from '../../src/chain/generated';
 import { connectDatabase } from '../../src/db/connect';
 import { connectTemporal } from '../../src/temporal/connect';
 import { freePort, isPortOpen } from '../../src/embedded/free-port';
@@ -78,6 +80,10 @@ describe('npm start (the whole service on embedded defaults)', () => {
     expect(await chainId.json()).toMatchObject({ result: '0x38' });
     expect((await fetch(`http://${host}:${ports.ui}/`)).status).toBe(200);
 
+    const firstMarkets = (await (await fetch(`${api}/v1/markets`)).json()) as { data: { condition_id: string; conditional_tokens_address: string }[] };
+    expect(firstMarkets.data).toHaveLength(1); // the demo market, seeded on an empty database
+    const demo = firstMarkets.data[0];
+
     // Leave state in both stores: a document, and a workflow parked on a queue nobody polls.
     const mongo = await connectDatabase(`mongodb://${host}:${ports.mongo}/`, 'predex');
     await mongo.collection('persistence_probe').insertOne({ probe: 'kept' });
@@ -99,6 +105,18 @@ describe('npm start (the whole service on embedded defaults)', () => {
       expect(described.status.name).toBe('RUNNING');
       await temporalAgain.client.workflow.getHandle('persistence-probe').terminate('test done');
       await temporalAgain.close();
+
+      // The dev chain starts fresh, yet the demo market is the same and its condition is live again.
+      const againMarkets = (await (await fetch(`${api}/v1/markets`)).json()) as { data: { condition_id: string }[] };
+      expect(againMarkets.data.map((m) => m.condition_id)).toEqual([demo.condition_id]);
+      const client = createPublicClient({ transport: http(`http://${host}:${ports.chain}`) });
+      const slots = await client.readContract({
+        address: demo.conditional_tokens_address as Hex,
+        abi: conditionalTokensAbi,
+        functionName: 'getOutcomeSlotCount',
+        args: [demo.condition_id as Hex],
+      });
+      expect(slots).toBe(2n);
     } finally {
       expect(await stopService(second)).toBe(0);
     }

@@ -1,0 +1,51 @@
+import type { Router } from 'express';
+import type { Connection } from 'mongoose';
+import { buildRootRouters, buildV1Routers, createApiModules } from '../api/routes';
+import type { ReadinessCheck } from '../api/health.routes';
+import type { ChainPort } from '../chain';
+import type { Config } from '../config';
+import type { Logger } from '../logging/logger';
+import { chainInfoOf, createChainConditionPreparer, createChainRegistry, reprepareMarketConditions } from '../markets';
+import { pingDatabase } from '../db/connect';
+import { pingTemporal, TemporalHandle } from '../temporal/connect';
+
+export interface ApiComposition {
+  v1Routers: Router[];
+  rootRouters: Router[];
+  readiness: ReadinessCheck[];
+  close(): Promise<void>;
+}
+
+/**
+ * Wires the API process's modules from its connections. On the embedded dev chain (fresh at every
+ * start) the markets' conditions are prepared again and a demo market is seeded when none exists.
+ */
+export async function composeApi(config: Config, io: { db: Connection; temporal: TemporalHandle; chain: ChainPort; logger: Logger }): Promise<ApiComposition> {
+  const { db, temporal, chain, logger } = io;
+  const chains = createChainRegistry([await chainInfoOf(chain)], config.CHAIN_ID);
+  const preparer = createChainConditionPreparer(chain);
+  const modules = createApiModules({
+    db,
+    logger,
+    chains,
+    preparerFor: () => preparer,
+    apiKeyPepper: config.API_KEY_PEPPER ?? '',
+    jwt: { jwksUrl: config.AUTH_JWKS_URL, secret: config.AUTH_JWT_SECRET, issuer: config.AUTH_JWT_ISSUER, audience: config.AUTH_JWT_AUDIENCE },
+    adminToken: config.ADMIN_TOKEN,
+  });
+  if (config.LOCAL_DEV_CHAIN) {
+    const prepared = await reprepareMarketConditions({ store: modules.store, chainId: config.CHAIN_ID, preparer, logger });
+    const seeded = await modules.seedDemoMarket();
+    logger.info({ prepared, seeded }, 'dev chain: market conditions prepared');
+  }
+  return {
+    v1Routers: buildV1Routers(modules),
+    rootRouters: buildRootRouters(modules),
+    readiness: [
+      { name: 'mongodb', check: () => pingDatabase(db) },
+      { name: 'temporal', check: () => pingTemporal(temporal.connection) },
+      { name: 'chain', check: async () => void (await chain.getBlockNumber()) },
+    ],
+    close: () => modules.close(),
+  };
+}
