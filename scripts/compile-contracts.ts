@@ -11,7 +11,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 // solc ships no types; its compile() takes and returns standard-JSON strings.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const solc = require('solc') as { compile(input: string): string; version(): string };
 
 const ROOT = path.resolve(__dirname, '..');
