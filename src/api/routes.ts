@@ -7,7 +7,7 @@ import { ApiKeyService, createApiKeyService } from '../auth/api-keys';
 import { ApiKeyUsageTracker, createApiKeyUsageTracker } from '../auth/api-key-usage';
 import { createJwtVerifier, JwtVerifierOptions } from '../auth/jwt-verifier';
 import type { WsTokenDeps } from '../auth/ws-tokens';
-import { createApiKeyModel, createWsTokenModel } from '../db/models';
+import { createApiKeyModel, createWsTokenModel, createWsTokenUseModel } from '../db/models';
 import type { Logger } from '../logging/logger';
 import type { ChainRegistry } from '../markets/chains';
 import type { ConditionPreparer } from '../markets/condition-preparer';
@@ -60,7 +60,7 @@ export function createApiModules(deps: ApiModulesDeps): ApiModules {
   const usage = createApiKeyUsageTracker({ model: apiKeyModel, logger: deps.logger, flushIntervalMs: deps.apiKeyUsageFlushMs });
   usage.start();
   const guards = createAuthGuards({ jwt: createJwtVerifier(deps.jwt), apiKeys, usage });
-  const wsTokens: WsTokenDeps = { model: createWsTokenModel(deps.db), pepper: deps.apiKeyPepper };
+  const wsTokens: WsTokenDeps = { model: createWsTokenModel(deps.db), uses: createWsTokenUseModel(deps.db), pepper: deps.apiKeyPepper };
   const statusChanger = deps.statusChanger ?? createMongoMarketStatusChanger(store);
   return {
     deps,

@@ -1,5 +1,5 @@
 import { AppError } from '../errors';
-import type { WsTokenModel } from '../db/models';
+import type { WsTokenModel, WsTokenUseModel } from '../db/models';
 import { hashSecret, newSecret } from './secrets';
 
 export const WS_TOKEN_TTL_SECONDS = 60;
@@ -8,6 +8,7 @@ const SWEEP_AFTER_MS = 10 * 60 * 1000;
 
 export interface WsTokenDeps {
   model: WsTokenModel;
+  uses: WsTokenUseModel;
   pepper: string;
   now?: () => Date;
 }
@@ -23,26 +24,31 @@ export async function issueWsToken(deps: WsTokenDeps, wallet: string): Promise<{
     expires_at: new Date(at.getTime() + WS_TOKEN_TTL_SECONDS * 1000),
     used_at: null,
   });
-  await deps.model.deleteMany({ expires_at: { $lt: new Date(at.getTime() - SWEEP_AFTER_MS) } }).exec();
+  const old = new Date(at.getTime() - SWEEP_AFTER_MS);
+  await deps.model.deleteMany({ expires_at: { $lt: old } }).exec();
+  await deps.uses.deleteMany({ used_at: { $lt: old } }).exec();
   return { token, expires_in: WS_TOKEN_TTL_SECONDS };
 }
 
 /**
- * Consumes a WebSocket token: one atomic conditional update (unused and unexpired -> used), so
- * that of several gateway processes racing on the same token exactly one wins. Returns the
- * wallet; an unknown, used or expired token is AUTH_INVALID.
+ * Consumes a WebSocket token and returns its wallet; an unknown, used or expired token is
+ * AUTH_INVALID. Single use across processes comes from a unique insert into `ws_token_uses`
+ * (exactly one of several racing consumers can insert); the token row's used_at is then set for
+ * the record. A use row outlives its token's 60 s, so a swept token can never be replayed.
  */
 export async function consumeWsToken(deps: WsTokenDeps, token: string): Promise<{ wallet: string }> {
-  if (typeof token !== 'string' || token.length === 0 || token.length > 128) throw new AppError('AUTH_INVALID', 'Invalid WebSocket token');
+  const invalid = () => new AppError('AUTH_INVALID', 'WebSocket token is unknown, used or expired');
+  if (typeof token !== 'string' || token.length === 0 || token.length > 128) throw invalid();
   const at = deps.now?.() ?? new Date();
-  const row = await deps.model
-    .findOneAndUpdate(
-      { token_hash: hashSecret(deps.pepper, token), used_at: null, expires_at: { $gt: at } },
-      { $set: { used_at: at } },
-      { new: true },
-    )
-    .lean()
-    .exec();
-  if (!row) throw new AppError('AUTH_INVALID', 'WebSocket token is unknown, used or expired');
+  const tokenHash = hashSecret(deps.pepper, token);
+  const row = await deps.model.findOne({ token_hash: tokenHash, used_at: null, expires_at: { $gt: at } }).lean().exec();
+  if (!row) throw invalid();
+  try {
+    await deps.uses.create({ token_hash: tokenHash, used_at: at });
+  } catch (error) {
+    if ((error as { code?: number })?.code === 11000) throw invalid();
+    throw error;
+  }
+  await deps.model.updateOne({ token_hash: tokenHash }, { $set: { used_at: at } }).exec();
   return { wallet: row.wallet };
 }

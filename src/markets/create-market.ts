@@ -4,6 +4,7 @@ import type { MarketKind, MarketRecord, MarketStatus } from '../db/models';
 import type { ChainRegistry } from './chains';
 import type { ConditionPreparer } from './condition-preparer';
 import type { MarketStore } from './market-store';
+import { statusChangeId } from './market-status-changer';
 
 export interface CreateMarketInput {
   question: string;
@@ -65,6 +66,7 @@ export async function createMarket(deps: CreateMarketDeps, input: CreateMarketIn
     kind: input.kind ?? 'CLOB',
     status: input.status ?? 'OPEN',
     resolution_outcome: null,
+    status_version: 0,
     fee_rate_bps: input.fee_rate_bps ?? 0,
     summary: { en: input.summary?.en ?? input.question, cn: input.summary?.cn ?? null },
     rules: { en: input.rules?.en ?? '', cn: input.rules?.cn ?? null },
@@ -86,7 +88,7 @@ export async function createMarket(deps: CreateMarketDeps, input: CreateMarketIn
     throw error;
   }
   await deps.store.statusChanges.create({
-    change_id: `create-${chain.chain_id}-${conditionId}`,
+    change_id: statusChangeId(chain.chain_id, conditionId, 0),
     chain_id: chain.chain_id,
     condition_id: conditionId,
     from_status: null,

@@ -24,38 +24,54 @@ export interface MarketStatusChanger {
   changeStatus(change: MarketStatusChange): Promise<MarketRecord>;
 }
 
+/** Audit id of a market's Nth status change (creation is 0): unique, so one change per version. */
+export function statusChangeId(chainId: number, conditionId: string, version: number): string {
+  return `${chainId}:${conditionId}:v${version}`;
+}
+
 /**
- * Direct MongoDB implementation (to be replaced by the market workflow's update). The market row
- * is changed with a conditional update on its current status, so two concurrent operators can't
- * both win; the audit row in `market_status_changes` is written after it, with who and when.
+ * Direct MongoDB implementation (to be replaced by the market workflow's update). FerretDB has
+ * no transactions and its findOneAndUpdate is not atomic under concurrency, so the change is
+ * claimed first by inserting its audit row with id `{chain}:{condition}:v{N+1}` (a unique index:
+ * of two concurrent operators only one can claim version N+1), then applied to the market.
  */
 export function createMongoMarketStatusChanger(store: MarketStore, now: () => Date = () => new Date()): MarketStatusChanger {
   return {
     async changeStatus(change) {
       const at = now();
-      const updated = await store.markets
-        .findOneAndUpdate(
-          { chain_id: change.chainId, condition_id: change.conditionId, status: change.from },
-          { $set: { status: change.to, resolution_outcome: change.resolutionOutcome, updated_at: at } },
-          { new: true },
-        )
+      const current = await store.markets
+        .findOne({ chain_id: change.chainId, condition_id: change.conditionId })
         .lean<MarketRecord>()
         .exec();
-      if (!updated) {
+      if (!current || current.status !== change.from) {
         throw new AppError('VALIDATION_ERROR', `Market status changed concurrently (expected ${change.from}); retry`);
       }
-      await store.statusChanges.create({
-        change_id: randomUUID(),
-        chain_id: change.chainId,
-        condition_id: change.conditionId,
-        from_status: change.from,
-        to_status: change.to,
-        resolution_outcome: change.resolutionOutcome,
-        actor: change.actor,
-        via: change.via,
-        at,
-      });
-      return updated;
+      const version = (current.status_version ?? 0) + 1;
+      try {
+        await store.statusChanges.create({
+          change_id: statusChangeId(change.chainId, change.conditionId, version),
+          chain_id: change.chainId,
+          condition_id: change.conditionId,
+          from_status: change.from,
+          to_status: change.to,
+          resolution_outcome: change.resolutionOutcome,
+          actor: change.actor,
+          via: change.via,
+          at,
+        });
+      } catch (error) {
+        if ((error as { code?: number })?.code === 11000) {
+          throw new AppError('VALIDATION_ERROR', 'Another status change of this market won the race; retry');
+        }
+        throw error;
+      }
+      await store.markets
+        .updateOne(
+          { chain_id: change.chainId, condition_id: change.conditionId },
+          { $set: { status: change.to, resolution_outcome: change.resolutionOutcome, status_version: version, updated_at: at } },
+        )
+        .exec();
+      return { ...current, status: change.to, resolution_outcome: change.resolutionOutcome, status_version: version, updated_at: at };
     },
   };
 }

@@ -30,6 +30,8 @@ export interface MarketRecord {
   status: MarketStatus;
   /** 0 (NO) or 1 (YES) once RESOLVED, else null. */
   resolution_outcome: 0 | 1 | null;
+  /** Number of status changes applied; the audit row of change N has change_id `{chain}:{condition}:v{N}`. */
+  status_version: number;
   fee_rate_bps: number;
   summary: TranslatedText;
   rules: TranslatedText;
@@ -62,6 +64,7 @@ const schema = new Schema<MarketRecord>(
     kind: { type: String, required: true, enum: MARKET_KINDS },
     status: { type: String, required: true, enum: MARKET_STATUSES },
     resolution_outcome: { type: Number, default: null },
+    status_version: { type: Number, default: 0 },
     fee_rate_bps: { type: Number, required: true },
     summary: { type: translated, required: true },
     rules: { type: translated, required: true },

@@ -33,3 +33,25 @@ export type WsTokenModel = Model<WsTokenRecord>;
 export function createWsTokenModel(connection: Connection): WsTokenModel {
   return modelOf(connection, 'WsToken', schema, 'ws_tokens');
 }
+
+/**
+ * One row per consumed token. The unique index on token_hash is what makes consumption single
+ * use across processes: FerretDB's findOneAndUpdate is not atomic under concurrency, a unique
+ * insert is.
+ */
+export interface WsTokenUseRecord {
+  token_hash: string;
+  used_at: Date;
+}
+
+const useSchema = new Schema<WsTokenUseRecord>(
+  { token_hash: { type: String, required: true }, used_at: { type: Date, required: true } },
+  { versionKey: false },
+);
+useSchema.index({ token_hash: 1 }, { unique: true });
+
+export type WsTokenUseModel = Model<WsTokenUseRecord>;
+
+export function createWsTokenUseModel(connection: Connection): WsTokenUseModel {
+  return modelOf(connection, 'WsTokenUse', useSchema, 'ws_token_uses');
+}
