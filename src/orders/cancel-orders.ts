@@ -1,0 +1,66 @@
+import type { CancelOutcome, MarketRef } from '../contracts/market-matcher';
+import type { OrderRecord, OrderStatus } from '../contracts/order-record';
+import type { OrderContext } from './context';
+import type { CancelBody } from './order.schema';
+
+type NotCancelled = CancelOutcome['not_cancelled'][number];
+
+const LIVE: OrderStatus[] = ['OPEN', 'PARTIALLY_FILLED'];
+
+/** Why an order that is not live cannot be cancelled (decisions section 5). */
+export function notCancellable(order: Pick<OrderRecord, 'order_hash' | 'status'>): NotCancelled | undefined {
+  if (LIVE.includes(order.status)) return undefined;
+  if (order.status === 'MATCHED' || order.status === 'FILLED') {
+    return { order_hash: order.order_hash, error: { code: 'ORDER_ALREADY_FILLED', message: 'Order is already filled' } };
+  }
+  return { order_hash: order.order_hash, error: { code: 'ORDER_NOT_OPEN', message: `Order is ${order.status}` } };
+}
+
+/**
+ * POST /v1/orders/cancel. Orders not live are answered from the record; live ones go through
+ * their market's matcher (grouped per market), which has the last word, so a cancel racing a match
+ * has exactly one winner.
+ */
+export async function cancelOrders(ctx: OrderContext, wallet: string, body: CancelBody): Promise<CancelOutcome> {
+  const owner = wallet.toLowerCase();
+  const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
+  let orders: Pick<OrderRecord, 'order_hash' | 'status' | 'chain_id' | 'condition_id' | 'market_key'>[];
+  const projection = { order_hash: 1, status: 1, chain_id: 1, condition_id: 1, market_key: 1 };
+
+  if ('order_hashes' in body) {
+    const hashes = [...new Set(body.order_hashes.map((h) => h.toLowerCase()))];
+    orders = await ctx.models.orders.find({ wallet: owner, order_hash: { $in: hashes } }, projection).lean();
+    const known = new Set(orders.map((o) => o.order_hash));
+    for (const hash of hashes) {
+      if (!known.has(hash)) outcome.not_cancelled.push({ order_hash: hash, error: { code: 'ORDER_NOT_FOUND', message: 'Order not found' } });
+    }
+  } else {
+    const filter: Record<string, unknown> = { wallet: owner, status: { $in: LIVE } };
+    if ('filter' in body) {
+      const f = body.filter;
+      if (f.condition_id !== undefined) filter.condition_id = f.condition_id.toLowerCase();
+      if (f.chain_id !== undefined) filter.chain_id = f.chain_id;
+      if (f.side !== undefined) filter.side = f.side;
+      if (f.outcome !== undefined) filter.outcome = f.outcome;
+    }
+    orders = await ctx.models.orders.find(filter, projection).lean();
+  }
+
+  const byMarket = new Map<string, { market: MarketRef; hashes: string[] }>();
+  for (const order of orders) {
+    const refusal = notCancellable(order);
+    if (refusal) {
+      outcome.not_cancelled.push(refusal);
+      continue;
+    }
+    const group = byMarket.get(order.market_key) ?? { market: { chain_id: order.chain_id, condition_id: order.condition_id }, hashes: [] };
+    group.hashes.push(order.order_hash);
+    byMarket.set(order.market_key, group);
+  }
+  const answers = await Promise.all([...byMarket.values()].map(({ market, hashes }) => ctx.matcher.cancel(market, owner, hashes)));
+  for (const answer of answers) {
+    outcome.cancelled.push(...answer.cancelled);
+    outcome.not_cancelled.push(...answer.not_cancelled);
+  }
+  return outcome;
+}

@@ -1,0 +1,68 @@
+import type { RequestHandler } from 'express';
+import type { Connection } from 'mongoose';
+import type { MarketMatcher } from '../contracts/market-matcher';
+import { createMarketModel, type MarketModel } from '../db/models/market.model';
+import { createTickerModel, type TickerModel } from '../db/models/ticker.model';
+import type { Logger } from '../logging/logger';
+import { BalanceCache, DEFAULT_BALANCE_TTL_MS } from './balance-cache';
+import type { OrderChainPort } from './chain-port';
+import { IdempotencyStore } from './idempotency';
+import { createFillReadModel, createIdempotencyKeyModel, createOrderModel, createWalletReservationModel } from './models';
+import type { FillReadModel, IdempotencyKeyModel, OrderModel, WalletReservationModel } from './models';
+import { ReservationStore } from './reservations';
+
+export type Permission = 'read' | 'trade';
+
+/** What the lead wires in (see docs/orders.md). */
+export interface OrderEntryDeps {
+  connection: Connection;
+  matcher: MarketMatcher;
+  chain: OrderChainPort;
+  /** The auth module's `requireL2(permission)`: sets `req.auth.wallet` or fails the request. */
+  requireL2: (permission: Permission) => RequestHandler;
+  logger?: Logger;
+  clock?: () => Date;
+  /** Lifetime of cached chain reads at placement (default 2000 ms). */
+  balanceTtlMs?: number;
+  /** Chain ids the service serves; another `chain_id` filter is NOT_FOUND (default [56]). */
+  chainIds?: number[];
+  /** A shared cache, so the settlement side can call `invalidateWallet` on it. */
+  balanceCache?: BalanceCache;
+}
+
+export interface OrderContext {
+  models: { orders: OrderModel; fills: FillReadModel; idempotency: IdempotencyKeyModel; reservations: WalletReservationModel; markets: MarketModel; tickers: TickerModel };
+  matcher: MarketMatcher;
+  chain: OrderChainPort;
+  balances: BalanceCache;
+  reservationStore: ReservationStore;
+  idempotencyStore: IdempotencyStore;
+  clock: () => Date;
+  logger?: Logger;
+  chainIds: number[];
+}
+
+export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): OrderContext {
+  const clock = deps.clock ?? (() => new Date());
+  const orders = createOrderModel(deps.connection);
+  const reservations = createWalletReservationModel(deps.connection);
+  const idempotency = createIdempotencyKeyModel(deps.connection);
+  return {
+    models: {
+      orders,
+      fills: createFillReadModel(deps.connection),
+      idempotency,
+      reservations,
+      markets: createMarketModel(deps.connection),
+      tickers: createTickerModel(deps.connection),
+    },
+    matcher: deps.matcher,
+    chain: deps.chain,
+    balances: deps.balanceCache ?? new BalanceCache(deps.chain, deps.balanceTtlMs ?? DEFAULT_BALANCE_TTL_MS),
+    reservationStore: new ReservationStore(reservations, orders, clock),
+    idempotencyStore: new IdempotencyStore(idempotency, clock),
+    clock,
+    logger: deps.logger,
+    chainIds: deps.chainIds ?? [56],
+  };
+}

@@ -1,0 +1,37 @@
+import type { Router } from 'express';
+import { createOrderContext, type OrderContext, type OrderEntryDeps } from './context';
+import { fillsRoutes } from './fills.routes';
+import { startOrderMaintenance } from './maintenance';
+import { ordersRoutes, type OrdersRouteOptions } from './orders.routes';
+import { positionsRoutes } from './positions.routes';
+
+export interface OrderRouters {
+  /** Mount under /v1 (createApp's v1Routers). */
+  routers: Router[];
+  /** Models, stores and the balance cache, for wiring (e.g. settlement calling balances.invalidateWallet). */
+  context: OrderContext;
+  /** Starts the idempotency-key cleanup timer (unref'd); returns its stop function. */
+  startMaintenance: () => () => void;
+}
+
+/** Order entry and private reads (issue 5): POST/GET /v1/orders*, GET /v1/fills, GET /v1/positions. */
+export function createOrderRouters(deps: OrderEntryDeps & OrdersRouteOptions): OrderRouters {
+  const context = createOrderContext(deps);
+  return {
+    routers: [
+      ordersRoutes(context, deps.requireL2, { onCancelOnchainRequested: deps.onCancelOnchainRequested }),
+      fillsRoutes(context, deps.requireL2),
+      positionsRoutes(context, deps.requireL2),
+    ],
+    context,
+    startMaintenance: () => startOrderMaintenance(context),
+  };
+}
+
+export { createOrderContext, type OrderContext, type OrderEntryDeps, type Permission } from './context';
+export type { OrderChainPort } from './chain-port';
+export { createViemOrderChainPort } from './viem-chain-port';
+export { BalanceCache, DEFAULT_BALANCE_TTL_MS } from './balance-cache';
+export { ReservationStore, collateralAsset, tokenAsset } from './reservations';
+export { IdempotencyStore, IDEMPOTENCY_TTL_MS } from './idempotency';
+export * from './models';

@@ -1,0 +1,4 @@
+export * from './order.model';
+export * from './idempotency-key.model';
+export * from './wallet-reservation.model';
+export * from './fill.model';

@@ -1,0 +1,261 @@
+import type { Address, Hex } from 'viem';
+import type { MarketRef } from '../contracts/market-matcher';
+import type { OrderRecord } from '../contracts/order-record';
+import type { MarketRecord } from '../db/models/market.model';
+import { orderDigest, verifyOrderSignature } from '../signing';
+import type { AssetRef } from './balance-cache';
+import { checkOrder, type CheckedOrder } from './check-order';
+import type { OrderContext } from './context';
+import type { PlaceOrderItem } from './order.schema';
+import { reject, type OrderRejection } from './order-rejection';
+import { presentPlaced } from './present';
+import { collateralAsset, tokenAsset } from './reservations';
+
+export type PlaceResult = Record<string, unknown> | OrderRejection;
+
+interface Candidate extends CheckedOrder {
+  index: number;
+  orderHash: string;
+}
+
+const marketKey = (chainId: number, conditionId: string) => `${chainId}-${conditionId.toLowerCase()}`;
+
+/**
+ * POST /v1/orders for one wallet: every order is checked on its own and answered in request order;
+ * accepted ones are reserved, persisted (OPEN, handoff PENDING) and handed to their market's
+ * workflow. Never waits for matching.
+ */
+export async function placeOrders(ctx: OrderContext, wallet: string, items: PlaceOrderItem[]): Promise<{ results: PlaceResult[] }> {
+  const caller = wallet.toLowerCase();
+  const results: (PlaceResult | undefined)[] = new Array(items.length);
+  const markets = await loadMarkets(ctx, items);
+  const nowSeconds = Math.floor(ctx.clock().getTime() / 1000);
+
+  let candidates: Candidate[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (item.signer.toLowerCase() !== caller) {
+      results[index] = reject('WALLET_MISMATCH', 'Order signer (= maker) is not the authenticated wallet', { signer: item.signer, wallet: caller });
+      return;
+    }
+    const checked = checkOrder(item, markets.get(marketKey(item.chain_id, item.condition_id)), nowSeconds);
+    if ('error' in checked) {
+      results[index] = checked;
+      return;
+    }
+    const digest = orderDigest(checked.order, checked.domain);
+    const orderHash = `0x${Buffer.from(digest).toString('hex')}`;
+    if (seen.has(orderHash)) {
+      results[index] = reject('INVALID_ORDER', 'Duplicate of an order earlier in this batch', { order_hash: orderHash });
+      return;
+    }
+    seen.add(orderHash);
+    candidates.push({ ...checked, index, orderHash });
+  });
+
+  candidates = await checkSignatures(ctx, candidates, results);
+  candidates = await dropAlreadyPlaced(ctx, candidates, results);
+  candidates = await checkNonces(ctx, caller as Address, candidates, results);
+  candidates = await reserve(ctx, caller, candidates, results);
+  const placed = await persist(ctx, caller, candidates, results);
+  await handOff(ctx, placed);
+  return { results: results.map((r) => r ?? reject('INTERNAL_ERROR')) };
+}
+
+async function loadMarkets(ctx: OrderContext, items: PlaceOrderItem[]): Promise<Map<string, MarketRecord>> {
+  const wanted = new Map(items.map((i) => [marketKey(i.chain_id, i.condition_id), { chain_id: i.chain_id, condition_id: i.condition_id.toLowerCase() }]));
+  const found = await ctx.models.markets.find({ $or: [...wanted.values()] }).lean();
+  return new Map(found.map((m) => [marketKey(m.chain_id, m.condition_id), m]));
+}
+
+async function checkSignatures(ctx: OrderContext, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
+  const kept: Candidate[] = [];
+  await Promise.all(
+    candidates.map(async (c) => {
+      const check = verifyOrderSignature(c.order, c.order.signature, c.domain);
+      if (check.ok) {
+        kept.push(c);
+        return;
+      }
+      if (check.reason === 'NEEDS_CHAIN' && ctx.chain.isValidContractSignature) {
+        const digest: Hex = `0x${Buffer.from(orderDigest(c.order, c.domain)).toString('hex')}`;
+        const valid = await ctx.chain.isValidContractSignature({ chainId: c.market.chain_id, wallet: c.order.signer, digest, signature: c.order.signature });
+        if (valid) {
+          kept.push(c);
+          return;
+        }
+      }
+      const details: Record<string, unknown> = { expected_signer: c.order.signer.toLowerCase() };
+      if (check.recovered) details.recovered_signer = check.recovered;
+      const message = check.reason === 'WRONG_SIGNER'
+        ? `Signature was made by ${check.recovered}, not the signer`
+        : check.reason === 'NEEDS_CHAIN' ? 'EIP-1271 signature was not accepted by the signer contract' : 'Signature is malformed';
+      results[c.index] = reject('INVALID_SIGNATURE', message, details);
+    }),
+  );
+  return kept.sort((a, b) => a.index - b.index);
+}
+
+async function dropAlreadyPlaced(ctx: OrderContext, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
+  if (candidates.length === 0) return candidates;
+  const existing = await ctx.models.orders.find({ order_hash: { $in: candidates.map((c) => c.orderHash) } }, { order_hash: 1 }).lean();
+  const placed = new Set(existing.map((o) => o.order_hash));
+  return candidates.filter((c) => {
+    if (!placed.has(c.orderHash)) return true;
+    results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
+    return false;
+  });
+}
+
+async function checkNonces(ctx: OrderContext, wallet: Address, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
+  const kept: Candidate[] = [];
+  for (const c of candidates) {
+    const current = await ctx.balances.makerNonce(wallet, c.market.chain_id, c.domain.verifyingContract);
+    if (c.order.nonce === current) kept.push(c);
+    else results[c.index] = reject('INVALID_ORDER', `Nonce ${c.order.nonce} is not the maker's current nonce ${current}`, { nonce: current.toString() });
+  }
+  return kept;
+}
+
+function assetOf(c: Candidate): { key: string; ref: AssetRef } {
+  const m = c.market;
+  if (c.item.side === 'BUY') {
+    return {
+      key: `${m.chain_id}|${collateralAsset(m.collateral_token)}`,
+      ref: { kind: 'collateral', chainId: m.chain_id, collateral: m.collateral_token as Address, exchange: m.ctf_exchange_address as Address },
+    };
+  }
+  return {
+    key: `${m.chain_id}|${tokenAsset(c.item.token_id)}`,
+    ref: { kind: 'token', chainId: m.chain_id, conditionalTokens: m.conditional_tokens_address as Address, exchange: m.ctf_exchange_address as Address, tokenId: c.order.tokenId },
+  };
+}
+
+async function reserve(ctx: OrderContext, wallet: string, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
+  const groups = new Map<string, { ref: AssetRef; asset: string; items: Candidate[] }>();
+  for (const c of candidates) {
+    const { key, ref } = assetOf(c);
+    const asset = key.slice(key.indexOf('|') + 1);
+    const group = groups.get(key) ?? { ref, asset, items: [] };
+    group.items.push(c);
+    groups.set(key, group);
+  }
+  const kept: Candidate[] = [];
+  for (const group of groups.values()) {
+    const available = await ctx.balances.spendable(wallet as Address, group.ref);
+    const outcome = await ctx.reservationStore.reserve({
+      wallet,
+      chainId: group.ref.chainId,
+      asset: group.asset,
+      available,
+      items: group.items.map((c) => ({ order_hash: c.orderHash, units: c.needUnits })),
+    });
+    for (const c of group.items) {
+      const short = outcome.rejected.get(c.orderHash);
+      if (!short) {
+        kept.push(c);
+        continue;
+      }
+      const what = c.item.side === 'BUY' ? 'collateral (balance and allowance)' : 'outcome tokens (balance with exchange approval)';
+      results[c.index] = reject('INSUFFICIENT_BALANCE', `Not enough ${what} left after open orders and unsettled matches`, {
+        asset: c.item.side === 'BUY' ? 'collateral' : 'token',
+        required: short.required.toString(),
+        available: short.available.toString(),
+      });
+    }
+  }
+  return kept.sort((a, b) => a.index - b.index);
+}
+
+function toRecord(c: Candidate, wallet: string, now: Date): OrderRecord {
+  const { item, market } = c;
+  return {
+    order_hash: c.orderHash,
+    wallet,
+    chain_id: market.chain_id,
+    condition_id: market.condition_id,
+    market_key: marketKey(market.chain_id, market.condition_id),
+    side: item.side,
+    outcome: item.outcome,
+    order_type: item.order_type,
+    price: c.price,
+    price_ticks: c.priceTicks,
+    size: c.size,
+    size_units: c.sizeUnits.toString(),
+    remaining_size: c.size,
+    remaining_units: c.sizeUnits.toString(),
+    filled_units: '0',
+    status: 'OPEN',
+    book_added_at: null,
+    salt: item.salt,
+    maker: wallet,
+    signer: wallet,
+    taker: item.taker.toLowerCase(),
+    token_id: item.token_id,
+    maker_amount: item.maker_amount,
+    taker_amount: item.taker_amount,
+    expiration: item.expiration,
+    nonce: item.nonce,
+    fee_rate_bps: item.fee_rate_bps,
+    signature_type: item.signature_type,
+    signature: item.signature.toLowerCase(),
+    reserved_units: c.needUnits.toString(),
+    handoff: 'PENDING',
+    applied_seq: 0,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+async function persist(ctx: OrderContext, wallet: string, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<OrderRecord[]> {
+  if (candidates.length === 0) return [];
+  const now = ctx.clock();
+  const records = candidates.map((c) => toRecord(c, wallet, now));
+  const failed = new Set<number>();
+  try {
+    await ctx.models.orders.insertMany(records, { ordered: false, lean: true });
+  } catch (error) {
+    const writeErrors = (error as { writeErrors?: { index?: number; err?: { index?: number; code?: number }; code?: number }[] }).writeErrors;
+    if (!writeErrors) throw error;
+    for (const e of writeErrors) {
+      const index = e.index ?? e.err?.index;
+      const code = e.code ?? e.err?.code;
+      if (index === undefined || code !== 11000) throw error;
+      failed.add(index);
+    }
+  }
+  const placed: OrderRecord[] = [];
+  for (const [i, c] of candidates.entries()) {
+    if (failed.has(i)) {
+      // Lost the unique-index race to another request placing the same signed order.
+      await ctx.reservationStore.release(wallet, c.orderHash);
+      results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
+    } else {
+      placed.push(records[i]);
+      results[c.index] = presentPlaced(records[i]);
+    }
+  }
+  return placed;
+}
+
+/**
+ * Hands the persisted orders to their markets' workflows. A failure here does not fail the
+ * placement: the orders are durable with handoff PENDING and the matcher's recovery re-sends them.
+ */
+async function handOff(ctx: OrderContext, placed: OrderRecord[]): Promise<void> {
+  const byMarket = new Map<string, { market: MarketRef; hashes: string[] }>();
+  for (const o of placed) {
+    const group = byMarket.get(o.market_key) ?? { market: { chain_id: o.chain_id, condition_id: o.condition_id }, hashes: [] };
+    group.hashes.push(o.order_hash);
+    byMarket.set(o.market_key, group);
+  }
+  await Promise.all(
+    [...byMarket.values()].map(async ({ market, hashes }) => {
+      try {
+        await ctx.matcher.submit(market, hashes);
+      } catch (error) {
+        ctx.logger?.error({ err: error, market, orders: hashes.length }, 'order hand-off failed; left PENDING for recovery');
+      }
+    }),
+  );
+}
