@@ -11,19 +11,21 @@ export interface SubscriptionMessage {
   chain_id?: number;
 }
 
+const CONDITION_ID = { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } as const;
+
 export const subscriptionMessageSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['channel'],
   properties: {
     channel: { type: 'string', enum: CHANNELS },
-    condition_id: { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' },
+    condition_id: CONDITION_ID,
     chain_id: { type: 'integer', minimum: 1 },
   },
   // Market channels name their market; `user` is the connection's own wallet and takes no market.
   if: { properties: { channel: { enum: MARKET_CHANNELS } } },
-  then: { required: ['condition_id'] },
-  else: { not: { anyOf: [{ required: ['condition_id'] }, { required: ['chain_id'] }] } },
+  then: { required: ['condition_id'], properties: { condition_id: CONDITION_ID } },
+  else: { properties: { condition_id: false, chain_id: false } },
 } as const;
 
 export const validateSubscriptionMessage = compileSchema<SubscriptionMessage>(subscriptionMessageSchema);
