@@ -16,6 +16,7 @@ import { fundWallet, type FundWalletOptions } from './fund-wallet';
 import { readWalletBalances, type WalletBalances } from './read-wallet-balances';
 import { submitMatch, type MatchSubmission } from './submit-match';
 import { waitForReceipt, type SettlementReceipt } from './wait-for-receipt';
+import { getReceiptState, type ReceiptState } from './get-receipt-state';
 
 export interface ChainPort {
   readonly context: ChainContext;
@@ -29,6 +30,7 @@ export interface ChainPort {
   isValidContractSignature(wallet: Address, digest: Hex, signature: Hex): Promise<boolean>;
   submitMatch(match: MatchSubmission): Promise<Hex>;
   waitForReceipt(hash: Hex, confirmations?: number, timeoutMs?: number): Promise<SettlementReceipt>;
+  getReceiptState(hash: Hex): Promise<ReceiptState>;
   cancelOrderCalldata(order: SignedOrder): { to: Address; data: Hex; chain_id: number };
   getBlockNumber(): Promise<bigint>;
   getCancelAndNonceEvents(fromBlock: bigint, toBlock: bigint): Promise<CancelOrNonceEvent[]>;
@@ -52,6 +54,7 @@ export function createChainPort(config: ChainPortConfig): ChainPort {
     isValidContractSignature: (wallet, digest, signature) => isValidContractSignature(ctx, wallet, digest, signature),
     submitMatch: (match) => submitMatch(ctx, match),
     waitForReceipt: (hash, confirmations, timeoutMs) => waitForReceipt(ctx, hash, confirmations, timeoutMs),
+    getReceiptState: (hash) => getReceiptState(ctx, hash),
     cancelOrderCalldata: (order) => cancelOrderCalldata(config.addresses.exchange, config.chainId, order),
     getBlockNumber: () => getBlockNumber(ctx),
     getCancelAndNonceEvents: (fromBlock, toBlock) => getCancelAndNonceEvents(ctx, fromBlock, toBlock),

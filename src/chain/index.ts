@@ -12,6 +12,7 @@ export type { WalletBalances } from './read-wallet-balances';
 export type { OnChainOrderStatus } from './exchange-reads';
 export type { MatchSubmission } from './submit-match';
 export type { SettlementReceipt } from './wait-for-receipt';
+export type { ReceiptState } from './get-receipt-state';
 export type { CancelOrNonceEvent } from './cancel-and-nonce-events';
 export { startLocalChain, type LocalChain, type LocalChainOptions, type LocalDeployment } from './local/start-local-chain';
 export { devAccounts, DEV_MNEMONIC, type DevAccount } from './local/dev-accounts';

@@ -86,6 +86,10 @@ describe('startLocalChain', () => {
     const hash = await port.context.walletClient.sendTransaction({ to: chain.accounts[8].address, value: 1n });
     const receipt = await port.waitForReceipt(hash);
     expect(receipt.status).toBe('success');
+    const state = await port.getReceiptState(hash);
+    expect(state).toMatchObject({ status: 'success', blockNumber: receipt.blockNumber });
+    expect(state.status !== 'pending' && state.confirmations).toBeGreaterThanOrEqual(2);
+    expect(await port.getReceiptState(`0x${'ab'.repeat(32)}`)).toEqual({ status: 'pending' });
     expect(await port.getBlockNumber()).toBeGreaterThanOrEqual(receipt.blockNumber + 2n);
   });
 
