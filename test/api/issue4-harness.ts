@@ -50,7 +50,7 @@ export async function startHarness(
   const preparer = options.preparer ?? createTestConditionPreparer();
   const modules = createApiModules({
     db,
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     chains: createChainRegistry(options.chains ?? [TEST_CHAIN]),
     preparerFor: () => preparer,
     apiKeyPepper: PEPPER,
@@ -69,7 +69,7 @@ export async function startHarness(
   const api = await startApiServer({
     host: '127.0.0.1',
     port: 0,
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     readiness: [],
     v1Routers: [...buildV1Routers(modules), probe],
     rootRouters: buildRootRouters(modules),

@@ -44,7 +44,8 @@ export interface MarketRecord {
   updated_at: Date;
 }
 
-const translated = new Schema<TranslatedText>({ en: { type: String, required: true }, cn: { type: String, default: null } }, { _id: false });
+// en may be '' (no rules given); the API validates non-empty input.
+const translated = new Schema<TranslatedText>({ en: { type: String, default: '' }, cn: { type: String, default: null } }, { _id: false });
 
 const token = new Schema<TokenRecord>(
   {
