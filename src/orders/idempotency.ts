@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors';
-import type { IdempotencyKeyModel, IdempotencyKeyRecord } from './models/idempotency-key.model';
+import type { IdempotencyKeyModel } from './models/idempotency-key.model';
 
 /** A key is remembered this long after its first use; then the same key places again. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -67,8 +67,8 @@ export class IdempotencyStore {
       if (existing.body_hash !== bodyHash) throw new AppError('IDEMPOTENCY_CONFLICT', 'fs-idempotency-key was already used with a different body');
       if (existing.state === 'DONE' && existing.response) return { response: existing.response as T, replayed: true };
       if (now - new Date(existing.updated_at).getTime() >= STALE_CLAIM_MS) {
-        const taken = await this.takeOver(existing, claimId);
-        if (taken) return { response: await this.perform(id, claimId, work), replayed: false };
+        // The winner crashed mid-way: free the key and race for it again with a unique insert.
+        await this.keys.deleteOne({ _id: id, claim_id: existing.claim_id, state: 'PENDING' });
         continue;
       }
       if (Date.now() > deadline) {
@@ -104,14 +104,6 @@ export class IdempotencyStore {
       if ((error as { code?: number }).code === 11000) return false;
       throw error;
     }
-  }
-
-  private async takeOver(existing: IdempotencyKeyRecord, claimId: string): Promise<boolean> {
-    const won = await this.keys.findOneAndUpdate(
-      { _id: existing._id, claim_id: existing.claim_id, state: 'PENDING' },
-      { $set: { claim_id: claimId, updated_at: this.clock() } },
-    );
-    return won !== null;
   }
 
   private async perform<T extends Record<string, unknown>>(id: string, claimId: string, work: () => Promise<T>): Promise<T> {

@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors';
 import type { OrderModel } from './models/order.model';
-import type { ReservationHold, WalletReservationModel, WalletReservationRecord } from './models/wallet-reservation.model';
+import type { ReservationHold, WalletReservationModel } from './models/wallet-reservation.model';
 
 /** A hold of an order whose document never appeared (a crash between reserve and insert) is dropped after this. */
 export const ORPHAN_HOLD_MS = 60_000;
-const MAX_CAS_ATTEMPTS = 50;
+/** Old versions kept per key (for audit); older ones are deleted now and then. */
+const KEEP_VERSIONS = 20;
+const MAX_ATTEMPTS = 100;
 
 export interface HoldRequest {
   order_hash: string;
@@ -18,7 +20,7 @@ export interface ReserveOutcome {
   rejected: Map<string, { required: bigint; available: bigint }>;
 }
 
-/** The asset part of a reservation id: collateral of one ERC-20 or one outcome token. */
+/** The asset part of a reservation key: collateral of one ERC-20 or one outcome token. */
 export function collateralAsset(collateral: string): string {
   return `collateral:${collateral.toLowerCase()}`;
 }
@@ -26,7 +28,7 @@ export function tokenAsset(tokenId: string): string {
   return `token:${tokenId}`;
 }
 
-function reservationId(wallet: string, chainId: number, asset: string): string {
+export function reservationKey(wallet: string, chainId: number, asset: string): string {
   return `${chainId}:${wallet.toLowerCase()}:${asset}`;
 }
 
@@ -36,11 +38,19 @@ function sumHolds(holds: Record<string, ReservationHold>): bigint {
   return total;
 }
 
+interface Head {
+  version: number;
+  holds: Record<string, ReservationHold>;
+}
+
+type Change = (holds: Record<string, ReservationHold>) => Record<string, ReservationHold> | undefined;
+
 /**
- * Race-free reservations without transactions (decisions section 8, issue 5). Every write bumps
- * `version`; adding holds is a compare-and-set on it, so two API processes placing for one wallet
- * at once serialise on the document and can never together hold more than the wallet's spendable
- * balance. Releases (`setHold`, `release`) only lower holds and are safe to repeat.
+ * Race-free reservations without transactions (decisions section 8). Every change of a wallet's
+ * holds of one asset is a new version whose id is unique, so concurrent placements from any number
+ * of API processes serialise: two batches can never together hold more than the spendable balance.
+ * Holds only shrink through `setHold`/`release` (the matcher) or the repair from the orders'
+ * own `reserved_units` that runs when a reservation comes up short.
  */
 export class ReservationStore {
   constructor(
@@ -54,53 +64,53 @@ export class ReservationStore {
    * count as accepted. On a shortfall, holds left behind by orders that ended are repaired once.
    */
   async reserve(input: { wallet: string; chainId: number; asset: string; available: bigint; items: HoldRequest[] }): Promise<ReserveOutcome> {
-    const id = reservationId(input.wallet, input.chainId, input.asset);
-    let repaired = false;
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const doc = await this.load(id, input);
-      const holds = doc.holds ?? {};
+    const key = reservationKey(input.wallet, input.chainId, input.asset);
+    let outcome: ReserveOutcome = { accepted: new Set(), rejected: new Map() };
+    const attempt = (holds: Record<string, ReservationHold>) => {
+      outcome = { accepted: new Set(), rejected: new Map() };
       let held = sumHolds(holds);
-      const outcome: ReserveOutcome = { accepted: new Set(), rejected: new Map() };
-      const add: Record<string, ReservationHold> = {};
-      const now = this.clock();
+      const next = { ...holds };
+      let added = false;
+      const at = this.clock();
       for (const item of input.items) {
-        if (holds[item.order_hash] || add[item.order_hash]) {
+        if (next[item.order_hash]) {
           outcome.accepted.add(item.order_hash);
           continue;
         }
         const left = input.available > held ? input.available - held : 0n;
         if (item.units <= left) {
           held += item.units;
-          add[item.order_hash] = { units: item.units.toString(), at: now };
+          next[item.order_hash] = { units: item.units.toString(), at };
+          added = true;
           outcome.accepted.add(item.order_hash);
         } else {
           outcome.rejected.set(item.order_hash, { required: item.units, available: left });
         }
       }
-      if (outcome.rejected.size > 0 && !repaired) {
-        repaired = true;
-        if (await this.repair(id)) continue;
-      }
-      if (Object.keys(add).length === 0) return outcome;
-      const set: Record<string, unknown> = { updated_at: now };
-      for (const [hash, hold] of Object.entries(add)) set[`holds.${hash}`] = hold;
-      const won = await this.reservations.findOneAndUpdate({ _id: id, version: doc.version }, { $set: set, $inc: { version: 1 } }, { new: true }).lean();
-      if (won) return outcome;
-      await sleep(Math.floor(Math.random() * 5 * (attempt + 1)));
-    }
-    throw new AppError('SERVICE_DEGRADED', 'Balance reservation is contended; retry');
+      return added ? next : undefined;
+    };
+    await this.change(key, input, attempt);
+    if (outcome.rejected.size > 0 && (await this.repair(key, input))) await this.change(key, input, attempt);
+    return outcome;
   }
 
   /**
-   * Lowers (or drops, at 0) the hold of one order, wherever it is held. The matcher calls it as
-   * the order's `reserved_units` shrinks: fill settled, cancel, expiry, match failure.
+   * Lowers (or drops, at 0) the hold of one order, wherever it is held; never raises one. For the
+   * matcher, as the order's `reserved_units` shrinks (fill settled, cancel, expiry, match failure).
    */
   async setHold(wallet: string, orderHash: string, units: bigint): Promise<void> {
-    const path = `holds.${orderHash}`;
-    const update = units <= 0n
-      ? { $unset: { [path]: '' }, $inc: { version: 1 }, $set: { updated_at: this.clock() } }
-      : { $set: { [`${path}.units`]: units.toString(), updated_at: this.clock() }, $inc: { version: 1 } };
-    await this.reservations.updateMany({ wallet: wallet.toLowerCase(), [path]: { $exists: true } }, update);
+    const rows = await this.reservations.find({ wallet: wallet.toLowerCase(), [`holds.${orderHash}`]: { $exists: true } }, { key: 1, chain_id: 1, asset: 1 }).lean();
+    const keys = new Map(rows.map((r) => [r.key, r]));
+    for (const [key, row] of keys) {
+      await this.change(key, { wallet, chainId: row.chain_id, asset: row.asset }, (holds) => {
+        const hold = holds[orderHash];
+        if (!hold || BigInt(hold.units) <= units) return undefined;
+        const next = { ...holds };
+        if (units <= 0n) delete next[orderHash];
+        else next[orderHash] = { ...hold, units: units.toString() };
+        return next;
+      });
+    }
   }
 
   release(wallet: string, orderHash: string): Promise<void> {
@@ -109,64 +119,78 @@ export class ReservationStore {
 
   /** Total held of one asset (for tests and operators). */
   async held(wallet: string, chainId: number, asset: string): Promise<bigint> {
-    const doc = await this.reservations.findById(reservationId(wallet, chainId, asset)).lean();
-    return doc ? sumHolds(doc.holds ?? {}) : 0n;
+    return sumHolds((await this.head(reservationKey(wallet, chainId, asset))).holds);
   }
 
-  private async load(id: string, input: { wallet: string; chainId: number; asset: string }): Promise<WalletReservationRecord> {
-    const found = await this.reservations.findById(id).lean();
-    if (found) return found;
-    try {
-      const created = await this.reservations.create({
-        _id: id,
-        wallet: input.wallet.toLowerCase(),
-        chain_id: input.chainId,
-        asset: input.asset,
-        holds: {},
-        version: 0,
-        updated_at: this.clock(),
-      });
-      return created.toObject();
-    } catch (error) {
-      if ((error as { code?: number }).code !== 11000) throw error;
-      const again = await this.reservations.findById(id).lean();
-      if (!again) throw error;
-      return again;
+  private async head(key: string): Promise<Head> {
+    const row = await this.reservations.findOne({ key }).sort({ version: -1 }).lean();
+    return row ? { version: row.version, holds: row.holds ?? {} } : { version: 0, holds: {} };
+  }
+
+  /** Applies `change` to the newest version as version N+1; re-reads and re-applies when another writer won N+1. */
+  private async change(key: string, where: { wallet: string; chainId: number; asset: string }, change: Change): Promise<void> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const head = await this.head(key);
+      const next = change(head.holds);
+      if (!next) return;
+      const version = head.version + 1;
+      try {
+        await this.reservations.create({
+          _id: `${key}:${version}`,
+          key,
+          wallet: where.wallet.toLowerCase(),
+          chain_id: where.chainId,
+          asset: where.asset,
+          version,
+          holds: next,
+          created_at: this.clock(),
+        });
+      } catch (error) {
+        if ((error as { code?: number }).code !== 11000) throw error;
+        await sleep(Math.floor(Math.random() * Math.min(20, 2 * (attempt + 1))));
+        continue;
+      }
+      if (version % KEEP_VERSIONS === 0) {
+        await this.reservations.deleteMany({ key, version: { $lt: version - KEEP_VERSIONS } }).catch(() => undefined);
+      }
+      return;
     }
+    throw new AppError('SERVICE_DEGRADED', 'Balance reservation is contended; retry');
   }
 
   /**
-   * Brings holds down to what the orders themselves say they reserve (`reserved_units`, kept by
-   * the matcher), and drops orphans. Never raises a hold. Returns whether anything changed.
+   * Brings holds down to what the orders themselves say they still reserve (`reserved_units`,
+   * kept by the matcher) and drops orphans. Never raises a hold. Returns whether anything changed.
    */
-  private async repair(id: string): Promise<boolean> {
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const doc = await this.reservations.findById(id).lean();
-      if (!doc) return false;
-      const hashes = Object.keys(doc.holds ?? {});
-      if (hashes.length === 0) return false;
-      const orders = await this.orders.find({ order_hash: { $in: hashes } }, { order_hash: 1, reserved_units: 1 }).lean();
-      const truth = new Map(orders.map((o) => [o.order_hash, BigInt(o.reserved_units)]));
+  private async repair(key: string, where: { wallet: string; chainId: number; asset: string }): Promise<boolean> {
+    const { holds } = await this.head(key);
+    const hashes = Object.keys(holds);
+    if (hashes.length === 0) return false;
+    const orders = await this.orders.find({ order_hash: { $in: hashes } }, { order_hash: 1, reserved_units: 1 }).lean();
+    const truth = new Map(orders.map((o) => [o.order_hash, BigInt(o.reserved_units)]));
+    let changed = false;
+    await this.change(key, where, (current) => {
       const now = this.clock().getTime();
-      const unset: Record<string, ''> = {};
-      const set: Record<string, unknown> = {};
-      for (const [hash, hold] of Object.entries(doc.holds)) {
-        const current = BigInt(hold.units);
+      const next = { ...current };
+      let any = false;
+      for (const [hash, hold] of Object.entries(current)) {
         const reserved = truth.get(hash);
         if (reserved === undefined) {
-          if (now - new Date(hold.at).getTime() > ORPHAN_HOLD_MS) unset[`holds.${hash}`] = '';
+          if (now - new Date(hold.at).getTime() > ORPHAN_HOLD_MS) {
+            delete next[hash];
+            any = true;
+          }
         } else if (reserved <= 0n) {
-          unset[`holds.${hash}`] = '';
-        } else if (reserved < current) {
-          set[`holds.${hash}.units`] = reserved.toString();
+          delete next[hash];
+          any = true;
+        } else if (reserved < BigInt(hold.units)) {
+          next[hash] = { ...hold, units: reserved.toString() };
+          any = true;
         }
       }
-      if (Object.keys(unset).length === 0 && Object.keys(set).length === 0) return false;
-      const update: Record<string, unknown> = { $inc: { version: 1 }, $set: { ...set, updated_at: new Date(now) } };
-      if (Object.keys(unset).length > 0) update.$unset = unset;
-      const won = await this.reservations.findOneAndUpdate({ _id: id, version: doc.version }, update).lean();
-      if (won) return true;
-    }
-    return false;
+      changed = any;
+      return any ? next : undefined;
+    });
+    return changed;
   }
 }
