@@ -1,0 +1,165 @@
+import { BalanceCache } from '../../src/orders/balance-cache';
+import { createOrderModel } from '../../src/orders/models';
+import { collateralAsset, tokenAsset } from '../../src/orders/reservations';
+import { orderAmounts } from '../../src/signing';
+import type { MarketRecord } from '../../src/db/models/market.model';
+import { useTestDatabase } from '../helpers/test-database';
+import { ALICE, BOB, COLLATERAL, EXCHANGE, FakeChain, ONE, call, asWallet, insertMarket, place, signedItem, startOrderHarness, type OrderHarness } from './harness';
+
+describe('balances, reservations and amount math', () => {
+  const database = useTestDatabase('orders_bal');
+  let h: OrderHarness;
+  let market: MarketRecord;
+  beforeAll(async () => {
+    h = await startOrderHarness(database.db);
+    market = await insertMarket(database.db());
+  });
+  afterAll(async () => h.close());
+
+  const held = (wallet: string, asset = collateralAsset(COLLATERAL)) => h.orders.context.reservationStore.held(wallet, 56, asset);
+
+  test('when a BUY needs more collateral than balance, then INSUFFICIENT_BALANCE with required and available', async () => {
+    h.chain.fund(BOB.address, 4n * ONE);
+    const res = await place(h, BOB.address, [signedItem(BOB, market, { price: '0.5', size: '10' })]);
+    expect(res.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { required: (5n * ONE).toString(), available: (4n * ONE).toString() } });
+  });
+
+  test('when the allowance is below the balance, then the allowance is what counts', async () => {
+    h.chain.fund(BOB.address, 100n * ONE, 2n * ONE);
+    const res = await place(h, BOB.address, [signedItem(BOB, market, { price: '0.5', size: '10' })]);
+    expect(res.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { available: (2n * ONE).toString() } });
+  });
+
+  test('when open orders already reserve collateral, then later orders only get the rest', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[3];
+    h.chain.fund(wallet.address, 10n * ONE);
+    const res = await place(h, wallet.address, [
+      signedItem(wallet, market, { price: '0.5', size: '12' }), // 6
+      signedItem(wallet, market, { price: '0.5', size: '6' }), // 3
+      signedItem(wallet, market, { price: '0.5', size: '4' }), // 2 > 1 left
+    ]);
+    expect(res.body.results[0].status).toBe('OPEN');
+    expect(res.body.results[1].status).toBe('OPEN');
+    expect(res.body.results[2].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { required: (2n * ONE).toString(), available: ONE.toString() } });
+    expect(await held(wallet.address)).toBe(9n * ONE);
+  });
+
+  test('when a SELL exceeds the token balance, or the exchange is not approved, then INSUFFICIENT_BALANCE', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[4];
+    const yes = market.tokens[1].token_id;
+    h.chain.give(wallet.address, yes, 5n * ONE, true);
+    const over = await place(h, wallet.address, [signedItem(wallet, market, { side: 'SELL', price: '0.6', size: '6' })]);
+    expect(over.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { asset: 'token', required: (6n * ONE).toString(), available: (5n * ONE).toString() } });
+    const ok = await place(h, wallet.address, [signedItem(wallet, market, { side: 'SELL', price: '0.6', size: '5' })]);
+    expect(ok.body.results[0].status).toBe('OPEN');
+    expect(await held(wallet.address, tokenAsset(yes))).toBe(5n * ONE);
+    h.chain.give(wallet.address, market.tokens[0].token_id, 5n * ONE, false);
+    const unapproved = await place(h, wallet.address, [signedItem(wallet, market, { side: 'SELL', outcome: 0, price: '0.4', size: '1' })]);
+    expect(unapproved.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { available: '0' } });
+  });
+
+  test('when concurrent batches from one wallet race, then together they never reserve more than the balance', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[5];
+    h.chain.fund(wallet.address, 100n * ONE);
+    // 12 requests x 2 orders x 5 collateral each = 120 wanted, 100 available: exactly 20 orders fit.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => place(h, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '10' }), signedItem(wallet, market, { price: '0.5', size: '10' })])),
+    );
+    const results = answers.flatMap((a) => a.body.results as { status?: string; error?: { code: string } }[]);
+    expect(results.filter((r) => r.status === 'OPEN')).toHaveLength(20);
+    expect(results.filter((r) => r.error?.code === 'INSUFFICIENT_BALANCE')).toHaveLength(4);
+    expect(await held(wallet.address)).toBe(100n * ONE);
+    const stored = await createOrderModel(database.db()).find({ wallet: wallet.address.toLowerCase() }).lean();
+    expect(stored.reduce((sum, o) => sum + BigInt(o.reserved_units), 0n)).toBe(100n * ONE);
+  });
+
+  test('when an order is cancelled, then its reservation is freed for the next placement', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[6];
+    h.chain.fund(wallet.address, 5n * ONE);
+    const first = signedItem(wallet, market, { price: '0.5', size: '10' });
+    expect((await place(h, wallet.address, [first])).body.results[0].status).toBe('OPEN');
+    const blocked = await place(h, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '10' })]);
+    expect(blocked.body.results[0].error.code).toBe('INSUFFICIENT_BALANCE');
+    const cancel = await call(`${h.url}/v1/orders/cancel`, { method: 'POST', headers: asWallet(wallet.address), body: { order_hashes: [first.hash] } });
+    expect(cancel.body.cancelled).toEqual([first.hash]);
+    const after = await place(h, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '10' })]);
+    expect(after.body.results[0].status).toBe('OPEN');
+    expect(await held(wallet.address)).toBe(5n * ONE);
+  });
+
+  test('when the matcher lowers a hold with setHold, then it never rises and a release drops it', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[7];
+    h.chain.fund(wallet.address, 50n * ONE);
+    const item = signedItem(wallet, market, { price: '0.5', size: '10' });
+    await place(h, wallet.address, [item]);
+    const store = h.orders.context.reservationStore;
+    await store.setHold(wallet.address, item.hash, 2n * ONE);
+    expect(await held(wallet.address)).toBe(2n * ONE);
+    await store.setHold(wallet.address, item.hash, 4n * ONE);
+    expect(await held(wallet.address)).toBe(2n * ONE);
+    await store.release(wallet.address, item.hash);
+    await store.release(wallet.address, item.hash);
+    expect(await held(wallet.address)).toBe(0n);
+  });
+
+  describe('amount math on edge values', () => {
+    const wallet = () => ALICE;
+    beforeAll(() => h.chain.fund(ALICE.address, 10_000n * ONE));
+
+    test.each([
+      ['BUY', '0.01', '0.1'],
+      ['BUY', '1', '0.1'],
+      ['BUY', '1.00', '7'],
+      ['SELL', '0.01', '0.100000000000000001'],
+      ['BUY', '0.01', '0.100000000000000001'],
+      ['BUY', '0.33', '1.000000000000000001'],
+      ['SELL', '0.99', '123456789.123456789123456789'],
+    ] as const)('when %s at %s for %s shares is signed with integer-tick math, then it is accepted', async (side, price, size) => {
+      if (side === 'SELL') h.chain.give(ALICE.address, market.tokens[1].token_id, 10n ** 30n, true);
+      const res = await place(h, wallet().address, [signedItem(wallet(), market, { side, price, size })]);
+      expect(res.body.results[0]).toMatchObject({ status: 'OPEN', price: price === '1.00' ? '1' : price, size });
+    });
+
+    test('when size has 18 fractional digits at 0.01, then BUY rounds maker up and SELL rounds taker down', () => {
+      const s = 100000000000000001n; // 0.100000000000000001 shares
+      expect(orderAmounts('BUY', s, 1)).toEqual({ makerAmount: 1000000000000001n, takerAmount: s });
+      expect(orderAmounts('SELL', s, 1)).toEqual({ makerAmount: s, takerAmount: 1000000000000000n });
+    });
+
+    test('when a client rounds a BUY down (or a SELL up), then the server calls it drifted', async () => {
+      const buy = signedItem(ALICE, market, { side: 'BUY', price: '0.01', size: '0.100000000000000001' });
+      const sell = signedItem(ALICE, market, { side: 'SELL', price: '0.01', size: '0.100000000000000001' });
+      const res = await place(h, ALICE.address, [
+        { ...buy, maker_amount: '1000000000000000' },
+        { ...sell, taker_amount: '1000000000000001' },
+      ]);
+      for (const r of res.body.results) expect(r.error).toMatchObject({ code: 'INVALID_ORDER', message: 'Drifted signed amounts' });
+    });
+
+    test('when the size is exactly 0.1, then it is accepted; a size with trailing zeros is canonicalised', async () => {
+      const res = await place(h, ALICE.address, [signedItem(ALICE, market, { size: '0.1' }), signedItem(ALICE, market, { size: '2.50' })]);
+      expect(res.body.results[0]).toMatchObject({ status: 'OPEN', size: '0.1' });
+      expect(res.body.results[1]).toMatchObject({ status: 'OPEN', size: '2.5' });
+    });
+  });
+
+  describe('balance cache', () => {
+    test('when balances are read within the TTL, then the chain is asked once; invalidation forces a new read', async () => {
+      const chain = new FakeChain();
+      chain.fund(ALICE.address, 7n);
+      let now = 0;
+      const cache = new BalanceCache(chain, 2_000, () => now);
+      const asset = { kind: 'collateral' as const, chainId: 56, collateral: COLLATERAL, exchange: EXCHANGE };
+      expect(await cache.spendable(ALICE.address, asset)).toBe(7n);
+      chain.fund(ALICE.address, 9n);
+      expect(await cache.spendable(ALICE.address, asset)).toBe(7n);
+      expect(chain.reads).toBe(2);
+      cache.invalidateWallet(ALICE.address.toUpperCase().replace('0X', '0x'));
+      expect(await cache.spendable(ALICE.address, asset)).toBe(9n);
+      chain.fund(ALICE.address, 11n);
+      now = 2_001;
+      expect(await cache.spendable(ALICE.address, asset)).toBe(11n);
+      expect(chain.reads).toBe(6);
+    });
+  });
+});
