@@ -1,0 +1,98 @@
+import { createOrderModel } from '../../src/orders/models';
+import { IDEMPOTENCY_TTL_MS, hashBody } from '../../src/orders/idempotency';
+import type { MarketRecord } from '../../src/db/models/market.model';
+import { useTestDatabase } from '../helpers/test-database';
+import { ACCOUNTS, ONE, insertMarket, place, signedItem, startOrderHarness, type OrderHarness } from './harness';
+
+describe('fs-idempotency-key on POST /v1/orders', () => {
+  const database = useTestDatabase('orders_idem');
+  let h: OrderHarness;
+  let market: MarketRecord;
+  const wallet = ACCOUNTS[1];
+  const other = ACCOUNTS[2];
+  beforeAll(async () => {
+    h = await startOrderHarness(database.db);
+    market = await insertMarket(database.db());
+    h.chain.fund(wallet.address, 1_000n * ONE);
+    h.chain.fund(other.address, 1_000n * ONE);
+  });
+  afterAll(async () => h.close());
+  afterEach(() => {
+    h.clock.now = null;
+  });
+
+  const count = (hash: string) => createOrderModel(database.db()).countDocuments({ order_hash: hash });
+
+  test('when the same key and body are sent again, then the cached results are replayed with _idempotent_replayed', async () => {
+    const item = signedItem(wallet, market, { size: '1' });
+    const rejected = signedItem(other, market);
+    const first = await place(h, wallet.address, [item, rejected], { 'fs-idempotency-key': 'k-replay' });
+    const submitsBefore = h.matcher.submits.length;
+    const second = await place(h, wallet.address, [item, rejected], { 'fs-idempotency-key': 'k-replay' });
+    expect(first.body._idempotent_replayed).toBeUndefined();
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ ...first.body, _idempotent_replayed: true });
+    expect(h.matcher.submits.length).toBe(submitsBefore);
+    expect(await count(item.hash)).toBe(1);
+  });
+
+  test('when the same key comes with a different body, then 409 IDEMPOTENCY_CONFLICT', async () => {
+    await place(h, wallet.address, [signedItem(wallet, market, { size: '1' })], { 'fs-idempotency-key': 'k-conflict' });
+    const res = await place(h, wallet.address, [signedItem(wallet, market, { size: '2' })], { 'fs-idempotency-key': 'k-conflict' });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('IDEMPOTENCY_CONFLICT');
+  });
+
+  test('when concurrent requests carry the same key, then the orders are placed once and every answer has the same results', async () => {
+    const items = [signedItem(wallet, market, { size: '1' }), signedItem(wallet, market, { size: '2' })];
+    const answers = await Promise.all(Array.from({ length: 8 }, () => place(h, wallet.address, items, { 'fs-idempotency-key': 'k-race' })));
+    for (const a of answers) expect(a.status).toBe(200);
+    expect(answers.filter((a) => a.body._idempotent_replayed === undefined)).toHaveLength(1);
+    const results = answers.map((a) => JSON.stringify(a.body.results));
+    expect(new Set(results).size).toBe(1);
+    expect(answers[0].body.results.map((r: { status: string }) => r.status)).toEqual(['OPEN', 'OPEN']);
+    for (const item of items) expect(await count(item.hash)).toBe(1);
+  });
+
+  test('when two wallets use the same key, then each gets its own placement', async () => {
+    const a = await place(h, wallet.address, [signedItem(wallet, market, { size: '1' })], { 'fs-idempotency-key': 'k-shared' });
+    const b = await place(h, other.address, [signedItem(other, market, { size: '1' })], { 'fs-idempotency-key': 'k-shared' });
+    expect(a.body._idempotent_replayed).toBeUndefined();
+    expect(b.body._idempotent_replayed).toBeUndefined();
+    expect(b.body.results[0].status).toBe('OPEN');
+  });
+
+  test('when a key is older than its lifetime, then it is forgotten and the same key places again', async () => {
+    const start = new Date();
+    h.clock.now = start;
+    const item = signedItem(wallet, market, { size: '1', expiration: BigInt(Math.floor(start.getTime() / 1000) + 3 * 86_400) });
+    await place(h, wallet.address, [item], { 'fs-idempotency-key': 'k-expire' });
+    h.clock.now = new Date(start.getTime() + IDEMPOTENCY_TTL_MS + 1_000);
+    const later = await place(h, wallet.address, [item], { 'fs-idempotency-key': 'k-expire' });
+    expect(later.body._idempotent_replayed).toBeUndefined();
+    // Placed again for real: the order itself is a duplicate now.
+    expect(later.body.results[0].error).toMatchObject({ code: 'INVALID_ORDER', message: 'Duplicate of an order already placed' });
+  });
+
+  test('when expired keys are swept, then only keys past their lifetime are deleted', async () => {
+    const store = h.orders.context.idempotencyStore;
+    const model = h.orders.context.models.idempotency;
+    const now = new Date();
+    await model.create({ _id: 'x:old', wallet: 'x', key: 'old', body_hash: 'h', state: 'DONE', claim_id: 'c', response: { results: [] }, created_at: new Date(now.getTime() - IDEMPOTENCY_TTL_MS - 1), updated_at: now });
+    await model.create({ _id: 'x:new', wallet: 'x', key: 'new', body_hash: 'h', state: 'DONE', claim_id: 'c', response: { results: [] }, created_at: now, updated_at: now });
+    await store.deleteExpired();
+    expect(await model.exists({ _id: 'x:old' })).toBeNull();
+    expect(await model.exists({ _id: 'x:new' })).not.toBeNull();
+  });
+
+  test('when the key is not printable ASCII or too long, then 422 VALIDATION_ERROR', async () => {
+    const res = await place(h, wallet.address, [signedItem(wallet, market)], { 'fs-idempotency-key': 'x'.repeat(256) });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+  });
+
+  test('when two bodies differ only in key order, then they hash the same', () => {
+    expect(hashBody({ a: 1, b: [{ c: 2, d: 3 }] })).toBe(hashBody({ b: [{ d: 3, c: 2 }], a: 1 }));
+    expect(hashBody({ a: 1 })).not.toBe(hashBody({ a: 2 }));
+  });
+});
