@@ -1,10 +1,11 @@
 /**
  * Hot-path EIP-712 hashing of an Order: the 13 words (typehash + 12 fields) are written straight
  * into one buffer and hashed with keccak, instead of viem's generic `hashTypedData`, which parses
- * the type description on every call. test/signing/hash-order.test.ts proves both agree, and that
+ * the type description on every call, and with native keccak (keccak.ts). test/signing/hash-order.test.ts proves both agree, and that
  * they agree with the exchange contract's `hashOrder` view.
  */
 import { keccak256, toBytes, type Hex } from 'viem';
+import { keccak256Bytes } from './keccak';
 import { DOMAIN_NAME, DOMAIN_VERSION, ORDER_TYPE_STRING, type Order, type OrderDomain } from './order';
 
 const ORDER_TYPEHASH = keccak256(toBytes(ORDER_TYPE_STRING), 'bytes');
@@ -64,7 +65,7 @@ export function orderStructHash(order: Order): Uint8Array {
   writeUint(buffer, 10, order.feeRateBps);
   writeUint8(buffer, 11, order.side);
   writeUint8(buffer, 12, order.signatureType);
-  return keccak256(buffer, 'bytes');
+  return keccak256Bytes(buffer);
 }
 
 /** The EIP-712 digest as bytes (what is signed); `hashOrder` gives it as hex (the order hash). */
@@ -74,7 +75,7 @@ export function orderDigest(order: Order, domain: OrderDomain): Uint8Array {
   buffer[1] = 0x01;
   buffer.set(domainSeparator(domain), 2);
   buffer.set(orderStructHash(order), 34);
-  return keccak256(buffer, 'bytes');
+  return keccak256Bytes(buffer);
 }
 
 export function hashOrder(order: Order, domain: OrderDomain): Hex {

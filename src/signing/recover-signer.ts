@@ -7,9 +7,11 @@
  * null. viem's `recoverTypedDataAddress` also accepts high-s; that is the one deliberate difference.
  */
 import secp256k1 from 'secp256k1';
-import { keccak256, type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
+import { keccak256Bytes } from './keccak';
 
-const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+const HALF_N = Buffer.from('7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0', 'hex');
+const ZERO = Buffer.alloc(32);
 const HEX_SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
 /** Splits a signature; null when it is not one the contract would accept. */
@@ -18,8 +20,9 @@ export function parseSignature(signature: Hex | string): { compact: Uint8Array; 
   const bytes = Buffer.from(signature.slice(2), 'hex');
   const v = bytes[64] < 27 ? bytes[64] + 27 : bytes[64];
   if (v !== 27 && v !== 28) return null;
-  const s = BigInt(`0x${bytes.subarray(32, 64).toString('hex')}`);
-  if (s === 0n || s > HALF_N) return null;
+  // Big-endian byte order compares like the numbers: cheaper than a BigInt on the hot path.
+  const s = bytes.subarray(32, 64);
+  if (s.equals(ZERO) || Buffer.compare(s, HALF_N) > 0) return null;
   return { compact: bytes.subarray(0, 64), recovery: v - 27 };
 }
 
@@ -33,6 +36,6 @@ export function recoverSigner(digest: Uint8Array, signature: Hex | string): Addr
   } catch {
     return null;
   }
-  const hash = keccak256(publicKey.subarray(1), 'bytes');
+  const hash = keccak256Bytes(publicKey.subarray(1));
   return `0x${Buffer.from(hash.subarray(12)).toString('hex')}`;
 }
