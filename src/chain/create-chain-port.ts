@@ -60,6 +60,6 @@ export function createChainPort(config: ChainPortConfig): ChainPort {
     getCancelAndNonceEvents: (fromBlock, toBlock) => getCancelAndNonceEvents(ctx, fromBlock, toBlock),
     prepareCondition: (questionId) => prepareCondition(ctx, questionId),
     reportPayouts: (questionId, winningOutcome) => reportPayouts(ctx, questionId, winningOutcome),
-    fundWallet: (address, amount, options) => fundWallet(ctx, address, amount, options),
+    fundWallet: (address, amount, options) => fundWallet({ context: ctx }, address, amount, options),
   };
 }

@@ -17,7 +17,9 @@ export interface FundWalletOptions {
   nativeAmount?: bigint;
 }
 
-export async function fundWallet(ctx: ChainContext, address: Address, amount: bigint, options: FundWalletOptions = {}): Promise<void> {
+/** `port` is a ChainPort (anything carrying its `context`). */
+export async function fundWallet(port: { context: ChainContext }, address: Address, amount: bigint, options: FundWalletOptions = {}): Promise<void> {
+  const ctx = port.context;
   const { collateral, conditionalTokens, exchange } = ctx.config.addresses;
   const confirm = async (action: string, send: () => Promise<Hex>): Promise<void> => {
     const receipt = await waitForReceipt(ctx, await chainCall(action, send), 0);
