@@ -297,7 +297,7 @@ export async function startOrderHarness(db: () => Connection, options: { balance
 
 export interface Response {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 export async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
