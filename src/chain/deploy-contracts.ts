@@ -19,6 +19,8 @@ export interface DeployOptions {
   /** true only on local chains: anyone may mint collateral (decisions section 8). */
   openMint: boolean;
   feeRecipient?: Address;
+  /** Use an existing 18-decimal ERC-20 (e.g. a stablecoin on BSC) instead of deploying Collateral. */
+  existingCollateral?: Address;
   collateralName?: string;
   collateralSymbol?: string;
 }
@@ -37,10 +39,12 @@ export async function deployContracts(options: DeployOptions): Promise<ChainAddr
     return { address: getAddress(receipt.contractAddress), blockNumber: receipt.blockNumber };
   };
 
-  const collateral = await deploy('Collateral', () => wallet.deployContract({
-    abi: collateralAbi, bytecode: collateralBytecode,
-    args: [options.collateralName ?? 'Test USD', options.collateralSymbol ?? 'TUSD', options.openMint],
-  }));
+  const collateral = options.existingCollateral
+    ? { address: getAddress(options.existingCollateral), blockNumber: 0n }
+    : await deploy('Collateral', () => wallet.deployContract({
+        abi: collateralAbi, bytecode: collateralBytecode,
+        args: [options.collateralName ?? 'Test USD', options.collateralSymbol ?? 'TUSD', options.openMint],
+      }));
   const conditionalTokens = await deploy('ConditionalTokens', () => wallet.deployContract({
     abi: conditionalTokensAbi, bytecode: conditionalTokensBytecode,
   }));
