@@ -7,7 +7,10 @@ module.exports = {
   transform: {
     // Type-checking is `npm run typecheck`; jest only transpiles, which keeps the run fast.
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
+    // jose 6 ships only ES modules, which jest's CommonJS sandbox cannot load: transpile it too.
+    '^.+/node_modules/jose/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true, module: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 120_000,

@@ -1,4 +1,3 @@
-jest.mock('jose', () => jest.requireActual<typeof import('../api/native-jose')>('../api/native-jose').nativeJose());
 import { createChainPort, outcomeTokenIds, startLocalChain, type ChainPort, type LocalChain } from '../../src/chain';
 import { conditionalTokensAbi } from '../../src/chain/generated';
 import { chainInfoOf, createChainConditionPreparer } from '../../src/markets/chain-condition-preparer';

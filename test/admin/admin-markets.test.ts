@@ -1,4 +1,3 @@
-jest.mock('jose', () => jest.requireActual<typeof import('../api/native-jose')>('../api/native-jose').nativeJose());
 import { compileSchema } from '../../src/validation/ajv';
 import { marketSchema } from '../../src/markets/market.schemas';
 import { adminMarketPageSchema } from '../../src/admin/admin.schemas';

@@ -1,4 +1,3 @@
-jest.mock('jose', () => jest.requireActual<typeof import('../api/native-jose')>('../api/native-jose').nativeJose());
 import { runCli } from '../../src/ops/cli';
 import { useTestDatabase } from '../helpers/test-database';
 import { ADMIN_TOKEN, Harness, startHarness } from '../api/issue4-harness';

@@ -1,4 +1,3 @@
-jest.mock('jose', () => jest.requireActual<typeof import('../api/native-jose')>('../api/native-jose').nativeJose());
 import { buildOpenApiDocument } from '../../src/api/openapi/openapi-document';
 import { compileSchema } from '../../src/validation/ajv';
 import { useTestDatabase } from '../helpers/test-database';

@@ -1,4 +1,3 @@
-jest.mock('jose', () => jest.requireActual<typeof import('../api/native-jose')>('../api/native-jose').nativeJose());
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadJose } from '../../src/auth/jose-loader';

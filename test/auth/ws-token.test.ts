@@ -1,4 +1,3 @@
-jest.mock('jose', () => jest.requireActual<typeof import('../api/native-jose')>('../api/native-jose').nativeJose());
 import { consumeWsToken, issueWsToken, WS_TOKEN_TTL_SECONDS } from '../../src/auth/ws-tokens';
 import { hashSecret } from '../../src/auth/secrets';
 import { createWsTokenModel } from '../../src/db/models';
