@@ -240,6 +240,8 @@ export interface OrderHarness {
   url: string;
   chain: FakeChain;
   matcher: FakeMatcher;
+  /** What the routes really use (the fakes unless given in options). */
+  realMatcher: MarketMatcher;
   orders: OrderRouters;
   clock: { now: Date | null };
   close(): Promise<void>;
@@ -253,7 +255,10 @@ export function readOnlyKey(address: string): Record<string, string> {
   return { 'fs-api-key': `read-only:${address}`, 'fs-api-secret': 'secret' };
 }
 
-export async function startOrderHarness(db: () => Connection, options: { balanceTtlMs?: number } = {}): Promise<OrderHarness> {
+export async function startOrderHarness(
+  db: () => Connection,
+  options: { balanceTtlMs?: number; matcher?: MarketMatcher; chainPort?: OrderChainPort } = {},
+): Promise<OrderHarness> {
   const chain = new FakeChain();
   const matcher = new FakeMatcher(db);
   const clock: { now: Date | null } = { now: null };
@@ -275,8 +280,8 @@ export async function startOrderHarness(db: () => Connection, options: { balance
   });
   const orders = createOrderRouters({
     connection: db(),
-    matcher,
-    chain,
+    matcher: options.matcher ?? matcher,
+    chain: options.chainPort ?? chain,
     requireL2: (permission) => guards.requireL2(permission),
     clock: () => clock.now ?? new Date(),
     balanceTtlMs: options.balanceTtlMs ?? 0,
@@ -289,6 +294,7 @@ export async function startOrderHarness(db: () => Connection, options: { balance
     url: `http://127.0.0.1:${port}`,
     chain,
     matcher,
+    realMatcher: options.matcher ?? matcher,
     orders,
     clock,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
