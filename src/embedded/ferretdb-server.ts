@@ -21,6 +21,7 @@ export async function startFerretDb(options: {
   dataDir: string;
   logDir: string;
   log?: (line: string) => void;
+  tiedToParent?: boolean;
 }): Promise<FerretDbServer> {
   const binary = await ensureGoTool(FERRETDB, options.log);
   mkdirSync(options.dataDir, { recursive: true });
@@ -35,7 +36,7 @@ export async function startFerretDb(options: {
     '--telemetry=disable',
     '--log-level=warn',
   ];
-  const process = startManagedProcess({ name: 'ferretdb', command: binary, args, logFile: join(options.logDir, 'ferretdb.log') });
+  const process = startManagedProcess({ name: 'ferretdb', command: binary, args, logFile: join(options.logDir, 'ferretdb.log'), tiedToParent: options.tiedToParent });
   try {
     await waitForPort(options.host, options.port, 30_000, process.alive);
   } catch (error) {

@@ -25,6 +25,11 @@ export function startManagedProcess(options: {
   logFile: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * Tests: share our process group (a Ctrl-C stops the servers too) and kill the child when this
+   * process exits, so an interrupted test run leaves no server behind.
+   */
+  tiedToParent?: boolean;
 }): ManagedProcess {
   mkdirSync(dirname(options.logFile), { recursive: true });
   const log = createWriteStream(options.logFile, { flags: 'a' });
@@ -32,14 +37,17 @@ export function startManagedProcess(options: {
     cwd: options.cwd,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    detached: !options.tiedToParent,
   });
+  const killOnExit = () => child.kill('SIGKILL');
+  if (options.tiedToParent) process.once('exit', killOnExit);
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
   let running = true;
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => {
       running = false;
+      process.removeListener('exit', killOnExit);
       log.end();
       resolve(code ?? signal ?? 'unknown');
     });

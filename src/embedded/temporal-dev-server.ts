@@ -23,6 +23,7 @@ export async function startTemporalDevServer(options: {
   namespace: string;
   logDir: string;
   log?: (line: string) => void;
+  tiedToParent?: boolean;
 }): Promise<TemporalDevServer> {
   const binary = await ensureGoTool(TEMPORAL_CLI, options.log);
   const args = ['server', 'start-dev', '--ip', options.host, '--port', String(options.port), '--log-level', 'warn'];
@@ -34,7 +35,7 @@ export async function startTemporalDevServer(options: {
   // Many signals per market workflow: let the dev server keep up with a busy book.
   args.push('--dynamic-config-value', 'frontend.rps=10000', '--dynamic-config-value', 'frontend.namespaceRPS=10000');
 
-  const process = startManagedProcess({ name: 'temporal', command: binary, args, logFile: join(options.logDir, 'temporal.log') });
+  const process = startManagedProcess({ name: 'temporal', command: binary, args, logFile: join(options.logDir, 'temporal.log'), tiedToParent: options.tiedToParent });
   try {
     await waitForPort(options.host, options.port, 60_000, process.alive);
     if (options.uiPort) await waitForPort(options.host, options.uiPort, 60_000, process.alive);

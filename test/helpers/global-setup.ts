@@ -16,4 +16,6 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_TEMPORAL_ADDRESS = services.temporalAddress;
   process.env.TEST_MONGODB_URI = services.mongoUri;
   (globalThis as { __predexServices?: unknown }).__predexServices = services;
+  // An interrupted run (Ctrl-C, CI timeout) still stops the servers: 'exit' hooks kill them.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 }

@@ -16,7 +16,7 @@ const log = (line: string) => process.stderr.write(`[test-services] ${line}\n`);
 async function startMongo(workDir: string): Promise<{ uri: string; stop(): Promise<void> }> {
   if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, stop: async () => {} };
   try {
-    const server = await startFerretDb({ host: HOST, port: await freePort(HOST), dataDir: join(workDir, 'ferretdb'), logDir: workDir, log });
+    const server = await startFerretDb({ host: HOST, port: await freePort(HOST), dataDir: join(workDir, 'ferretdb'), logDir: workDir, log, tiedToParent: true });
     return { uri: server.uri, stop: () => server.process.stop() };
   } catch (error) {
     if (!(error instanceof MissingGoError)) throw error;
@@ -31,7 +31,7 @@ async function startMongo(workDir: string): Promise<{ uri: string; stop(): Promi
 async function startTemporal(workDir: string): Promise<{ address: string; stop(): Promise<void> }> {
   if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS, stop: async () => {} };
   try {
-    const server = await startTemporalDevServer({ host: HOST, port: await freePort(HOST), namespace: 'default', logDir: workDir, log });
+    const server = await startTemporalDevServer({ host: HOST, port: await freePort(HOST), namespace: 'default', logDir: workDir, log, tiedToParent: true });
     return { address: server.address, stop: () => server.process.stop() };
   } catch (error) {
     if (!(error instanceof MissingGoError)) throw error;
