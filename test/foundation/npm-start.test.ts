@@ -16,9 +16,16 @@ interface Started {
   output: () => string;
 }
 
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  // A failed assertion must not leave a service tree behind: SIGINT stops it in order.
+  for (const child of running) if (child.exitCode === null) child.kill('SIGINT');
+});
+
 /** Runs the built `npm start` entry point and resolves once it prints that it is ready. */
 function startService(env: NodeJS.ProcessEnv): Promise<Started> {
   const child = spawn(process.execPath, [supervisor], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
