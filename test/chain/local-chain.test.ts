@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { getAddress } from 'viem';
@@ -79,6 +81,32 @@ describe('startLocalChain', () => {
     await port.fundWallet(trader.address, 1n, { privateKey: trader.privateKey });
     expect(await port.readWalletBalances(trader.address)).toMatchObject({ collateralAllowance: 2n ** 256n - 1n, tokensApprovedForAll: true });
     await expect(port.fundWallet(trader.address, 1n, { privateKey: chain.accounts[6].privateKey })).rejects.toThrow(RangeError);
+  });
+
+  it('when reading a wallet, then the block number and the four reads cost two HTTP requests (one JSON-RPC batch)', async () => {
+    const bodies: unknown[] = [];
+    const proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString();
+        bodies.push(JSON.parse(body));
+        fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+          .then((r) => r.text())
+          .then((text) => res.writeHead(200, { 'content-type': 'application/json' }).end(text), () => res.writeHead(502).end());
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const port = createChainPort({ rpcUrl: url, chainId: 56, operatorKey: chain.operatorKey, addresses: chain.addresses, confirmations: 0 });
+      await port.readWalletBalances(chain.accounts[2].address, [1n, 2n, 3n]);
+      expect(bodies).toHaveLength(2);
+      expect(Array.isArray(bodies[1]) && (bodies[1] as unknown[]).length).toBe(4);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('when waiting for confirmations, then the receipt comes once blocks are mined on top', async () => {
