@@ -16,10 +16,14 @@ const DOMAIN_TYPEHASH = keccak256(
 const UINT256_MAX = (1n << 256n) - 1n;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
+const SMALL = 0xffffffffffffn; // 48 bits: written as a number, skipping the hex string
+
 function writeUint(buffer: Buffer, word: number, value: bigint | number): void {
   const v = BigInt(value);
   if (v < 0n || v > UINT256_MAX) throw new RangeError(`value out of uint256 range: ${v}`);
-  buffer.write(v.toString(16).padStart(64, '0'), word * 32, 'hex');
+  // The buffer is zero-filled, so only the significant bytes are written.
+  if (v <= SMALL) buffer.writeUIntBE(Number(v), word * 32 + 26, 6);
+  else buffer.write(v.toString(16).padStart(64, '0'), word * 32, 'hex');
 }
 
 function writeUint8(buffer: Buffer, word: number, value: number): void {
@@ -79,5 +83,9 @@ export function orderDigest(order: Order, domain: OrderDomain): Uint8Array {
 }
 
 export function hashOrder(order: Order, domain: OrderDomain): Hex {
-  return `0x${Buffer.from(orderDigest(order, domain)).toString('hex')}`;
+  return toHex32(orderDigest(order, domain));
+}
+
+export function toHex32(bytes: Uint8Array): Hex {
+  return `0x${(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)).toString('hex')}`;
 }

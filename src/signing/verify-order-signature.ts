@@ -5,7 +5,7 @@
  * `isValidContractSignature`.
  */
 import type { Address, Hex } from 'viem';
-import { orderDigest } from './hash-order';
+import { orderDigest, toHex32 } from './hash-order';
 import { SIGNATURE_TYPE, type Order, type OrderDomain } from './order';
 import { recoverSigner } from './recover-signer';
 
@@ -15,12 +15,13 @@ export type SignatureCheck =
 
 export function verifyOrderSignature(order: Order, signature: Hex | string, domain: OrderDomain): SignatureCheck {
   const digest = orderDigest(order, domain);
-  const orderHash: Hex = `0x${Buffer.from(digest).toString('hex')}`;
-  if (order.signer.toLowerCase() !== order.maker.toLowerCase()) return { ok: false, orderHash, reason: 'SIGNER_NOT_MAKER' };
+  const orderHash = toHex32(digest);
+  const signer = order.signer.toLowerCase();
+  if (signer !== order.maker.toLowerCase()) return { ok: false, orderHash, reason: 'SIGNER_NOT_MAKER' };
   if (order.signatureType === SIGNATURE_TYPE.EIP1271) return { ok: false, orderHash, reason: 'NEEDS_CHAIN' };
   if (order.signatureType !== SIGNATURE_TYPE.EOA) return { ok: false, orderHash, reason: 'MALFORMED_SIGNATURE' };
   const recovered = recoverSigner(digest, signature);
   if (!recovered) return { ok: false, orderHash, reason: 'MALFORMED_SIGNATURE' };
-  if (recovered !== order.signer.toLowerCase()) return { ok: false, orderHash, reason: 'WRONG_SIGNER', recovered };
+  if (recovered !== signer) return { ok: false, orderHash, reason: 'WRONG_SIGNER', recovered };
   return { ok: true, orderHash, signer: order.signer };
 }
