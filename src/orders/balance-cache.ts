@@ -35,16 +35,12 @@ export class BalanceCache {
       : `${wallet.toLowerCase()}|${asset.chainId}|t|${asset.conditionalTokens.toLowerCase()}|${asset.exchange.toLowerCase()}|${asset.tokenId}`;
     return this.cached(key, async () => {
       if (asset.kind === 'collateral') {
-        const [balance, allowance] = await Promise.all([
-          this.chain.collateralBalance({ chainId: asset.chainId, collateral: asset.collateral, wallet }),
-          this.chain.collateralAllowance({ chainId: asset.chainId, collateral: asset.collateral, wallet, exchange: asset.exchange }),
-        ]);
+        const { balance, allowance } = await this.chain.collateralFunds({ chainId: asset.chainId, collateral: asset.collateral, exchange: asset.exchange, wallet });
         return balance < allowance ? balance : allowance;
       }
-      const [balance, approved] = await Promise.all([
-        this.chain.tokenBalance({ chainId: asset.chainId, conditionalTokens: asset.conditionalTokens, wallet, tokenId: asset.tokenId }),
-        this.chain.tokenApproved({ chainId: asset.chainId, conditionalTokens: asset.conditionalTokens, wallet, exchange: asset.exchange }),
-      ]);
+      const { balance, approved } = await this.chain.tokenFunds({
+        chainId: asset.chainId, conditionalTokens: asset.conditionalTokens, exchange: asset.exchange, wallet, tokenId: asset.tokenId,
+      });
       return approved ? balance : 0n;
     });
   }

@@ -15,7 +15,8 @@ export async function cancelOnchainCalldata(ctx: OrderContext, wallet: string, o
   if (refusal) throw new AppError(refusal.error.code, refusal.error.message);
   const market = await ctx.models.markets.findOne({ chain_id: order.chain_id, condition_id: order.condition_id }, { ctf_exchange_address: 1 }).lean();
   if (!market) throw new AppError('NOT_FOUND', 'Market of the order not found');
-  const data = ctx.chain.cancelOrderCalldata({
+  const exchange = market.ctf_exchange_address as Address;
+  const data = ctx.chain.cancelOrderCalldata({ chainId: order.chain_id, exchange, order: {
     salt: BigInt(order.salt),
     maker: order.maker as Address,
     signer: order.signer as Address,
@@ -29,6 +30,6 @@ export async function cancelOnchainCalldata(ctx: OrderContext, wallet: string, o
     side: SIDE[order.side],
     signatureType: order.signature_type,
     signature: order.signature as Hex,
-  });
+  } });
   return { to: market.ctf_exchange_address, data, chain_id: order.chain_id };
 }

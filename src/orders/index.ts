@@ -31,6 +31,7 @@ export function createOrderRouters(deps: OrderEntryDeps & OrdersRouteOptions): O
 export { createOrderContext, type OrderContext, type OrderEntryDeps, type Permission } from './context';
 export type { OrderChainPort } from './chain-port';
 export { createViemOrderChainPort } from './viem-chain-port';
+export { orderChainPortFromChainPorts } from './chain-port.adapter';
 export { BalanceCache, DEFAULT_BALANCE_TTL_MS } from './balance-cache';
 export { ReservationStore, collateralAsset, tokenAsset } from './reservations';
 export { IdempotencyStore, IDEMPOTENCY_TTL_MS } from './idempotency';

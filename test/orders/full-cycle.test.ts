@@ -1,6 +1,6 @@
 /**
  * Full cycle: two wallets funded on the embedded chain (real balances, allowances and nonces
- * through the viem chain port) place crossing orders through the API; the real market workflow
+ * through the chain module's ChainPort) place crossing orders through the API; the real market workflow
  * (Temporal dev server, real activities) matches them; fills, orders and positions read back
  * consistently. Settlement uses the matching tests' instant fake settlement chain (the real
  * settlement adapter is the chain/matching engineers' piece).
@@ -8,7 +8,7 @@
 import { createPublicClient, http, maxUint256, type Address } from 'viem';
 import { collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
 import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
-import { createViemOrderChainPort } from '../../src/orders/viem-chain-port';
+import { createViemOrderChainPort, orderChainPortFromChainPorts } from '../../src/orders';
 import type { MarketRecord } from '../../src/db/models/market.model';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
@@ -44,10 +44,9 @@ describe('full cycle on the embedded chain and the market workflow', () => {
     const taskQueue = uniqueTaskQueue('orders-cycle');
     matching = await createHarness(database.db(), taskQueue);
     await matching.startWorker();
-    const client = createPublicClient({ transport: http(fixture.local.rpcUrl) });
     h = await startOrderHarness(database.db, {
       matcher: createMarketMatcherClient(matching.client, taskQueue),
-      chainPort: createViemOrderChainPort(() => client as never),
+      chainPort: orderChainPortFromChainPorts(() => fixture.port),
     });
   }, 180_000);
 
@@ -108,4 +107,24 @@ describe('full cycle on the embedded chain and the market workflow', () => {
     expect(all.body.results[0].status).toBe('OPEN');
     await eventually(async () => (await orderOf(alice.address, all.body.results[0].order_hash)).book_added_at, 60_000, 'the last order to rest');
   }, 120_000);
+
+  test('when the plain-viem port and the chain module port read the same wallet, then they agree', async () => {
+    const client = createPublicClient({ transport: http(fixture.local.rpcUrl) });
+    const ports = [createViemOrderChainPort(() => client as never), orderChainPortFromChainPorts(() => fixture.port)];
+    const [trader] = fixture.traders;
+    const { exchange, collateral, conditionalTokens } = fixture.local.addresses;
+    const args = { chainId: 56, wallet: trader.address, exchange };
+    const reads = await Promise.all(
+      ports.map(async (p) => [
+        await p.collateralFunds({ ...args, collateral }),
+        await p.tokenFunds({ ...args, conditionalTokens, tokenId: fixture.condition.yesTokenId }),
+        await p.makerNonce(args),
+      ]),
+    );
+    expect(reads[0]).toEqual(reads[1]);
+    expect(reads[0][1]).toMatchObject({ approved: true });
+    const order = { ...fixture.sign(trader, { side: 'BUY', outcome: 1, price: '0.5', size: '1' }), hash: undefined };
+    delete order.hash;
+    expect(ports[0].cancelOrderCalldata({ chainId: 56, exchange, order })).toBe(ports[1].cancelOrderCalldata({ chainId: 56, exchange, order }));
+  });
 });

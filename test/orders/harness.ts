@@ -172,28 +172,22 @@ export class FakeChain implements OrderChainPort {
     w.approved = approved;
   }
 
-  async collateralBalance({ wallet }: { wallet: Address }) {
+  async collateralFunds({ wallet }: { wallet: Address }) {
     this.reads += 1;
-    return this.wallet(wallet).collateral;
+    const w = this.wallet(wallet);
+    return { balance: w.collateral, allowance: w.allowance };
   }
-  async collateralAllowance({ wallet }: { wallet: Address }) {
+  async tokenFunds({ wallet, tokenId }: { wallet: Address; tokenId: bigint }) {
     this.reads += 1;
-    return this.wallet(wallet).allowance;
-  }
-  async tokenBalance({ wallet, tokenId }: { wallet: Address; tokenId: bigint }) {
-    this.reads += 1;
-    return this.wallet(wallet).tokens.get(tokenId.toString()) ?? 0n;
-  }
-  async tokenApproved({ wallet }: { wallet: Address }) {
-    this.reads += 1;
-    return this.wallet(wallet).approved;
+    const w = this.wallet(wallet);
+    return { balance: w.tokens.get(tokenId.toString()) ?? 0n, approved: w.approved };
   }
   async makerNonce({ wallet }: { wallet: Address }) {
     this.reads += 1;
     return this.wallet(wallet).nonce;
   }
-  cancelOrderCalldata(order: Parameters<OrderChainPort['cancelOrderCalldata']>[0]): Hex {
-    return this.real.cancelOrderCalldata(order);
+  cancelOrderCalldata(args: Parameters<OrderChainPort['cancelOrderCalldata']>[0]): Hex {
+    return this.real.cancelOrderCalldata(args);
   }
 }
 
