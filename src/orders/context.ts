@@ -40,6 +40,8 @@ export interface OrderContext {
   clock: () => Date;
   logger?: Logger;
   chainIds: number[];
+  /** Resolves once the unique indexes exist (the order-hash index is correctness, not speed). */
+  ready(): Promise<void>;
 }
 
 export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): OrderContext {
@@ -47,7 +49,19 @@ export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): Ord
   const orders = createOrderModel(deps.connection);
   const reservations = createWalletReservationModel(deps.connection);
   const idempotency = createIdempotencyKeyModel(deps.connection);
+  let indexes: Promise<void> | undefined;
+  const ready = () => {
+    indexes ??= Promise.all([orders.init(), reservations.init(), idempotency.init()]).then(
+      () => undefined,
+      (error: unknown) => {
+        indexes = undefined; // retried by the next request
+        throw error;
+      },
+    );
+    return indexes;
+  };
   return {
+    ready,
     models: {
       orders,
       fills: createFillReadModel(deps.connection),

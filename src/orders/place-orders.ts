@@ -26,6 +26,7 @@ const marketKey = (chainId: number, conditionId: string) => `${chainId}-${condit
  * workflow. Never waits for matching.
  */
 export async function placeOrders(ctx: OrderContext, wallet: string, items: PlaceOrderItem[]): Promise<{ results: PlaceResult[] }> {
+  await ctx.ready();
   const caller = wallet.toLowerCase();
   const results: (PlaceResult | undefined)[] = new Array(items.length);
   const markets = await loadMarkets(ctx, items);
