@@ -4,6 +4,8 @@ import { fillsRoutes } from './fills.routes';
 import { startOrderMaintenance } from './maintenance';
 import { ordersRoutes, type OrdersRouteOptions } from './orders.routes';
 import { positionsRoutes } from './positions.routes';
+import { createOrderEventHook } from './realtime-hooks';
+import type { RealtimeEvent } from '../contracts/realtime-publisher';
 
 export interface OrderRouters {
   /** Mount under /v1 (createApp's v1Routers). */
@@ -12,6 +14,8 @@ export interface OrderRouters {
   context: OrderContext;
   /** Starts the idempotency-key cleanup timer (unref'd); returns its stop function. */
   startMaintenance: () => () => void;
+  /** Feed every realtime event this process tails: invalidates cached balances, releases holds. */
+  onRealtimeEvent: (event: RealtimeEvent) => Promise<void>;
 }
 
 /** Order entry and private reads (issue 5): POST/GET /v1/orders*, GET /v1/fills, GET /v1/positions. */
@@ -25,6 +29,7 @@ export function createOrderRouters(deps: OrderEntryDeps & OrdersRouteOptions): O
     ],
     context,
     startMaintenance: () => startOrderMaintenance(context),
+    onRealtimeEvent: createOrderEventHook(context),
   };
 }
 

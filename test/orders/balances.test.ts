@@ -102,6 +102,34 @@ describe('balances, reservations and amount math', () => {
     expect(await held(wallet.address)).toBe(0n);
   });
 
+  test('when the event hook sees a settled fill or a finished order, then cached reads are dropped and the hold follows reserved_units', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[8];
+    const ttlHarness = await startOrderHarness(database.db, { balanceTtlMs: 60_000 });
+    try {
+      ttlHarness.chain.fund(wallet.address, 10n * ONE);
+      const item = signedItem(wallet, market, { price: '0.5', size: '10' });
+      expect((await place(ttlHarness, wallet.address, [item])).body.results[0].status).toBe('OPEN');
+      const readsBefore = ttlHarness.chain.reads;
+      ttlHarness.chain.fund(wallet.address, 20n * ONE);
+      // Cached (60 s TTL): the new funds are not seen yet.
+      const stale = await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '20' })]);
+      expect(stale.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { available: (5n * ONE).toString() } });
+      expect(ttlHarness.chain.reads).toBe(readsBefore);
+      const w = wallet.address.toLowerCase();
+      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { settlement_status: 'CONFIRMED' } } });
+      const fresh = await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '20' })]);
+      expect(fresh.body.results[0].status).toBe('OPEN');
+      const store = ttlHarness.orders.context.reservationStore;
+      expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(15n * ONE);
+      // The matcher cancels the first order (reserved_units 0) and publishes it: the hold goes.
+      await createOrderModel(database.db()).updateOne({ order_hash: item.hash }, { $set: { status: 'CANCELLED', reserved_units: '0' } });
+      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: item.hash, status: 'CANCELLED' } } });
+      expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(10n * ONE);
+    } finally {
+      await ttlHarness.close();
+    }
+  });
+
   describe('amount math on edge values', () => {
     const wallet = () => ALICE;
     beforeAll(() => h.chain.fund(ALICE.address, 10_000n * ONE));
