@@ -3,7 +3,7 @@ import type { Connection } from 'mongoose';
 import { buildRootRouters, buildV1Routers, createApiModules } from '../api/routes';
 import type { ReadinessCheck } from '../api/health.routes';
 import type { ChainPort } from '../chain';
-import type { Config } from '../config';
+import { Config, ConfigError } from '../config';
 import type { Logger } from '../logging/logger';
 import { chainInfoOf, createChainConditionPreparer, createChainRegistry, reprepareMarketConditions } from '../markets';
 import { pingDatabase } from '../db/connect';
@@ -22,6 +22,9 @@ export interface ApiComposition {
  */
 export async function composeApi(config: Config, io: { db: Connection; temporal: TemporalHandle; chain: ChainPort; logger: Logger }): Promise<ApiComposition> {
   const { db, temporal, chain, logger } = io;
+  if (!config.API_KEY_PEPPER) {
+    throw new ConfigError(['API_KEY_PEPPER is required: API-key and WebSocket-token hashes depend on it (npm start generates one)']);
+  }
   const chains = createChainRegistry([await chainInfoOf(chain)], config.CHAIN_ID);
   const preparer = createChainConditionPreparer(chain);
   const modules = createApiModules({
@@ -29,7 +32,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     logger,
     chains,
     preparerFor: () => preparer,
-    apiKeyPepper: config.API_KEY_PEPPER ?? '',
+    apiKeyPepper: config.API_KEY_PEPPER,
     jwt: { jwksUrl: config.AUTH_JWKS_URL, secret: config.AUTH_JWT_SECRET, issuer: config.AUTH_JWT_ISSUER, audience: config.AUTH_JWT_AUDIENCE },
     adminToken: config.ADMIN_TOKEN,
   });
