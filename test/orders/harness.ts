@@ -83,6 +83,7 @@ export interface ItemOptions {
   expiration?: bigint;
   nonce?: bigint;
   salt?: bigint;
+  signatureType?: 0 | 1;
   /** Sign with this key instead of the maker's. */
   signWith?: Hex;
   /** Applied after signing (so it breaks the signature unless re-signed). */
@@ -102,6 +103,7 @@ export function signedItem(account: { address: Address; privateKey: Hex }, marke
     expiration: options.expiration,
     nonce: options.nonce,
     salt: options.salt,
+    signatureType: options.signatureType,
   });
   const signed = signOrder(built, options.signWith ?? account.privateKey);
   return {
@@ -121,7 +123,7 @@ export function signedItem(account: { address: Address; privateKey: Hex }, marke
     expiration: built.order.expiration.toString(),
     nonce: built.order.nonce.toString(),
     fee_rate_bps: market.fee_rate_bps,
-    signature_type: 0,
+    signature_type: options.signatureType ?? 0,
     signature: signed.signature,
     hash: signed.orderHash,
     ...options.after,
@@ -185,6 +187,12 @@ export class FakeChain implements OrderChainPort {
   async makerNonce({ wallet }: { wallet: Address }) {
     this.reads += 1;
     return this.wallet(wallet).nonce;
+  }
+  /** Contract wallets whose EIP-1271 check accepts any signature. */
+  readonly contractWallets = new Set<string>();
+  async isValidContractSignature({ wallet }: { wallet: Address }) {
+    this.reads += 1;
+    return this.contractWallets.has(wallet.toLowerCase());
   }
   cancelOrderCalldata(args: Parameters<OrderChainPort['cancelOrderCalldata']>[0]): Hex {
     return this.real.cancelOrderCalldata(args);

@@ -91,6 +91,18 @@ describe('POST /v1/orders', () => {
     expect(codeOf(res)).toBe('INVALID_SIGNATURE');
   });
 
+  test('when an EIP-1271 order (signature_type 1) is placed, then the signer contract decides through the chain port', async () => {
+    h.chain.contractWallets.add(ALICE.address.toLowerCase());
+    try {
+      const accepted = await place(h, ALICE.address, [signedItem(ALICE, market, { signatureType: 1, size: '1' })]);
+      expect(accepted.body.results[0].status).toBe('OPEN');
+    } finally {
+      h.chain.contractWallets.clear();
+    }
+    const refused = await place(h, ALICE.address, [signedItem(ALICE, market, { signatureType: 1, size: '1' })]);
+    expect(refused.body.results[0].error).toMatchObject({ code: 'INVALID_SIGNATURE', message: expect.stringMatching(/EIP-1271/) });
+  });
+
   test('when the market is unknown, paused or AMM, then NOT_FOUND, MARKET_NOT_ACTIVE, MARKET_NOT_CLOB inline', async () => {
     const paused = await insertMarket(database.db(), { status: 'PAUSED' });
     const amm = await insertMarket(database.db(), { kind: 'AMM' });
