@@ -73,6 +73,22 @@ describe('balances, reservations and amount math', () => {
     expect(stored.reduce((sum, o) => sum + BigInt(o.reserved_units), 0n)).toBe(100n * ONE);
   });
 
+  test('when two API processes (own caches, one database) race for one wallet, then the balance still holds', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[9];
+    const other = await startOrderHarness(database.db);
+    try {
+      h.chain.fund(wallet.address, 30n * ONE);
+      other.chain.fund(wallet.address, 30n * ONE);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => place(i % 2 === 0 ? h : other, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '10' })])),
+      );
+      expect(answers.filter((a) => a.body.results[0].status === 'OPEN')).toHaveLength(6);
+      expect(await held(wallet.address)).toBe(30n * ONE);
+    } finally {
+      await other.close();
+    }
+  });
+
   test('when an order is cancelled, then its reservation is freed for the next placement', async () => {
     const wallet = (await import('./harness')).ACCOUNTS[6];
     h.chain.fund(wallet.address, 5n * ONE);
