@@ -74,6 +74,22 @@ describe('fs-idempotency-key on POST /v1/orders', () => {
     expect(later.body.results[0].error).toMatchObject({ code: 'INVALID_ORDER', message: 'Duplicate of an order already placed' });
   });
 
+  test('when a claim was left PENDING by a crashed request, then after the stale window the key places again', async () => {
+    const item = signedItem(wallet, market, { size: '1' });
+    const body = { orders: [(await import('./harness')).wire(item)] };
+    const longAgo = new Date(Date.now() - 5 * 60_000);
+    await h.orders.context.models.idempotency.create({
+      _id: `${wallet.address.toLowerCase()}:k-crashed`, wallet: wallet.address.toLowerCase(), key: 'k-crashed', body_hash: hashBody(body),
+      state: 'PENDING', claim_id: 'dead', response: null, created_at: longAgo, updated_at: longAgo,
+    });
+    const res = await place(h, wallet.address, [item], { 'fs-idempotency-key': 'k-crashed' });
+    expect(res.status).toBe(200);
+    expect(res.body._idempotent_replayed).toBeUndefined();
+    expect(res.body.results[0].status).toBe('OPEN');
+    const replay = await place(h, wallet.address, [item], { 'fs-idempotency-key': 'k-crashed' });
+    expect(replay.body).toEqual({ ...res.body, _idempotent_replayed: true });
+  });
+
   test('when expired keys are swept, then only keys past their lifetime are deleted', async () => {
     const store = h.orders.context.idempotencyStore;
     const model = h.orders.context.models.idempotency;
