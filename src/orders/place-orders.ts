@@ -228,8 +228,8 @@ async function persist(ctx: OrderContext, wallet: string, candidates: Candidate[
   const placed: OrderRecord[] = [];
   for (const [i, c] of candidates.entries()) {
     if (failed.has(i)) {
-      // Lost the unique-index race to another request placing the same signed order.
-      await ctx.reservationStore.release(wallet, c.orderHash);
+      // Lost the unique-index race to another request placing the same signed order. The hold
+      // (keyed by order hash) stays: it belongs to the order that won, whichever request took it.
       results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
     } else {
       placed.push(records[i]);

@@ -1,5 +1,6 @@
 import { hashOrder } from '../../src/signing';
 import { createOrderModel } from '../../src/orders/models';
+import { collateralAsset } from '../../src/orders/reservations';
 import { useTestDatabase } from '../helpers/test-database';
 import {
   ACCOUNTS, ALICE, BOB, EXCHANGE, ONE, asWallet, call, insertMarket, place, readOnlyKey, signedItem, startOrderHarness, wire,
@@ -189,13 +190,16 @@ describe('POST /v1/orders', () => {
     expect(await createOrderModel(database.db()).countDocuments({ order_hash: item.hash })).toBe(1);
   });
 
-  test('when the same signed order races in from two requests, then exactly one rests (unique order hash)', async () => {
-    const item = signedItem(ALICE, market, { size: '1' });
-    const answers = await Promise.all(Array.from({ length: 6 }, () => place(h, ALICE.address, [item])));
+  test('when the same signed order races in from several requests, then exactly one rests and its hold survives', async () => {
+    const carol = ACCOUNTS[5];
+    h.chain.fund(carol.address, 100n * ONE);
+    const item = signedItem(carol, market, { size: '1' });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => place(h, carol.address, [item])));
     const open = answers.filter((a) => a.body.results[0].status === 'OPEN');
     expect(open).toHaveLength(1);
     for (const a of answers.filter((x) => x !== open[0])) expect(a.body.results[0].error.code).toBe('INVALID_ORDER');
     expect(await createOrderModel(database.db()).countDocuments({ order_hash: item.hash })).toBe(1);
+    expect(await h.orders.context.reservationStore.held(carol.address, 56, collateralAsset(market.collateral_token))).toBe(BigInt(item.maker_amount));
   });
 
   test('when orders pass and fail in one batch, then HTTP 200 with one result per order in request order', async () => {
