@@ -3,13 +3,14 @@ import { AppError } from '../errors';
 import { SIDE } from '../signing';
 import type { OrderContext } from './context';
 import { notCancellable } from './cancel-orders';
+import { findOwnOrder } from './read-orders';
 
 /**
  * POST /v1/orders/{order_hash}/cancel-onchain: unsigned `cancelOrder(Order)` calldata for the
  * stored signed order, to the market's exchange. The service never sends it.
  */
 export async function cancelOnchainCalldata(ctx: OrderContext, wallet: string, orderHash: string): Promise<{ to: string; data: Hex; chain_id: number }> {
-  const order = await ctx.models.orders.findOne({ order_hash: orderHash.toLowerCase(), wallet: wallet.toLowerCase() }).lean();
+  const order = await findOwnOrder(ctx, wallet, orderHash);
   if (!order) throw new AppError('ORDER_NOT_FOUND');
   const refusal = notCancellable(order);
   if (refusal) throw new AppError(refusal.error.code, refusal.error.message);

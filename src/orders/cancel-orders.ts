@@ -24,12 +24,13 @@ export function notCancellable(order: Pick<OrderRecord, 'order_hash' | 'status'>
 export async function cancelOrders(ctx: OrderContext, wallet: string, body: CancelBody): Promise<CancelOutcome> {
   const owner = wallet.toLowerCase();
   const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
-  let orders: Pick<OrderRecord, 'order_hash' | 'status' | 'chain_id' | 'condition_id' | 'market_key'>[];
-  const projection = { order_hash: 1, status: 1, chain_id: 1, condition_id: 1, market_key: 1 };
+  let orders: Pick<OrderRecord, 'order_hash' | 'wallet' | 'status' | 'chain_id' | 'condition_id' | 'market_key'>[];
+  const projection = { order_hash: 1, wallet: 1, status: 1, chain_id: 1, condition_id: 1, market_key: 1 };
 
   if ('order_hashes' in body) {
     const hashes = [...new Set(body.order_hashes.map((h) => h.toLowerCase()))];
-    orders = await ctx.models.orders.find({ wallet: owner, order_hash: { $in: hashes } }, projection).lean();
+    const found = await Promise.all(hashes.map((h) => ctx.models.orders.findById(h, projection).lean()));
+    orders = found.filter((o) => o !== null && o.wallet === owner).map((o) => o!);
     const known = new Set(orders.map((o) => o.order_hash));
     for (const hash of hashes) {
       if (!known.has(hash)) outcome.not_cancelled.push({ order_hash: hash, error: { code: 'ORDER_NOT_FOUND', message: 'Order not found' } });

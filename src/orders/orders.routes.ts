@@ -64,7 +64,7 @@ export function ordersRoutes(ctx: OrderContext, requireL2: OrderEntryDeps['requi
     const wallet = walletOf(req);
     const calldata = await cancelOnchainCalldata(ctx, wallet, order_hash);
     if (options.onCancelOnchainRequested) {
-      const order = await ctx.models.orders.findOne({ order_hash: order_hash.toLowerCase() }, { order_hash: 1, wallet: 1, chain_id: 1, condition_id: 1 }).lean();
+      const order = await ctx.models.orders.findById(order_hash.toLowerCase(), { order_hash: 1, wallet: 1, chain_id: 1, condition_id: 1 }).lean();
       if (order) {
         await options.onCancelOnchainRequested({ order_hash: order.order_hash, wallet: order.wallet, chain_id: order.chain_id, condition_id: order.condition_id }).catch((error: unknown) => {
           ctx.logger?.warn({ err: error, order_hash }, 'could not start the on-chain cancel watch');

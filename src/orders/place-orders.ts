@@ -99,8 +99,9 @@ async function checkSignatures(ctx: OrderContext, candidates: Candidate[], resul
 
 async function dropAlreadyPlaced(ctx: OrderContext, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
   if (candidates.length === 0) return candidates;
-  const existing = await ctx.models.orders.find({ order_hash: { $in: candidates.map((c) => c.orderHash) } }, { order_hash: 1 }).lean();
-  const placed = new Set(existing.map((o) => o.order_hash));
+  // One primary-key lookup per order: `_id` is the order hash (cheap on every backend).
+  const existing = await Promise.all(candidates.map((c) => ctx.models.orders.exists({ _id: c.orderHash })));
+  const placed = new Set(candidates.filter((_, i) => existing[i] !== null).map((c) => c.orderHash));
   return candidates.filter((c) => {
     if (!placed.has(c.orderHash)) return true;
     results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
@@ -212,9 +213,10 @@ async function persist(ctx: OrderContext, wallet: string, candidates: Candidate[
   if (candidates.length === 0) return [];
   const now = ctx.clock();
   const records = candidates.map((c) => toRecord(c, wallet, now));
+  const documents = records.map((r) => ({ _id: r.order_hash, ...r }));
   const failed = new Set<number>();
   try {
-    await ctx.models.orders.insertMany(records, { ordered: false, lean: true });
+    await ctx.models.orders.insertMany(documents, { ordered: false, lean: true });
   } catch (error) {
     const writeErrors = (error as { writeErrors?: { index?: number; err?: { index?: number; code?: number }; code?: number }[] }).writeErrors;
     if (!writeErrors) throw error;

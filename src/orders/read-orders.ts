@@ -1,5 +1,5 @@
 import { checkLimit, decodeCursor, pageQuery, toPage, type Page } from '../api/pagination';
-import type { OrderStatus } from '../contracts/order-record';
+import type { OrderRecord, OrderStatus } from '../contracts/order-record';
 import { AppError } from '../errors';
 import type { OrderContext } from './context';
 import type { OrdersQuery } from './order.schema';
@@ -30,9 +30,15 @@ export async function listOrders(ctx: OrderContext, wallet: string, query: Order
   return toPage(rows, limit, (o) => ({ at: new Date(o.created_at), id: o.order_hash }), presentOrder);
 }
 
+/** The wallet's order by hash (primary-key lookup), or null for an unknown or foreign one. */
+export async function findOwnOrder(ctx: OrderContext, wallet: string, orderHash: string): Promise<OrderRecord | null> {
+  const order = await ctx.models.orders.findById(orderHash.toLowerCase()).lean();
+  return order && order.wallet === wallet.toLowerCase() ? order : null;
+}
+
 /** GET /v1/orders/{order_hash}: another wallet's order is indistinguishable from none. */
 export async function getOrder(ctx: OrderContext, wallet: string, orderHash: string): Promise<Record<string, unknown>> {
-  const order = await ctx.models.orders.findOne({ order_hash: orderHash.toLowerCase(), wallet: wallet.toLowerCase() }).lean();
+  const order = await findOwnOrder(ctx, wallet, orderHash);
   if (!order) throw new AppError('ORDER_NOT_FOUND');
   return presentOrder(order);
 }

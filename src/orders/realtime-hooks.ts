@@ -22,7 +22,7 @@ export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) 
     const orderHash = String(payload.order.order_hash);
     if (!RELEASING_STATUSES.has(status)) return;
     ctx.balances.invalidateWallet(event.wallet);
-    const order = await ctx.models.orders.findOne({ order_hash: orderHash, wallet: event.wallet.toLowerCase() }, { reserved_units: 1 }).lean();
-    if (order) await ctx.reservationStore.setHold(event.wallet, orderHash, BigInt(order.reserved_units));
+    const order = await ctx.models.orders.findById(orderHash, { reserved_units: 1, wallet: 1 }).lean();
+    if (order && order.wallet === event.wallet.toLowerCase()) await ctx.reservationStore.setHold(event.wallet, orderHash, BigInt(order.reserved_units));
   };
 }

@@ -8,6 +8,7 @@ export const ORPHAN_HOLD_MS = 60_000;
 /** Old versions kept per key (for audit); older ones are deleted now and then. */
 const KEEP_VERSIONS = 20;
 const MAX_ATTEMPTS = 100;
+const MAX_FORWARD_PROBES = 8;
 
 export interface HoldRequest {
   order_hash: string;
@@ -53,6 +54,9 @@ type Change = (holds: Record<string, ReservationHold>) => Record<string, Reserva
  * own `reserved_units` that runs when a reservation comes up short.
  */
 export class ReservationStore {
+  /** Newest version seen per key by this process: a hint only, always re-checked. */
+  private readonly lastVersion = new Map<string, number>();
+
   constructor(
     private readonly reservations: WalletReservationModel,
     private readonly orders: OrderModel,
@@ -122,9 +126,30 @@ export class ReservationStore {
     return sumHolds((await this.head(reservationKey(wallet, chainId, asset))).holds);
   }
 
+  /**
+   * The newest version. From the last version this process saw, it walks forward by primary key
+   * (`key:N`, `key:N+1`, ...), which every backend answers from its `_id` index; only an unknown key
+   * or a long walk falls back to the sorted query.
+   */
   private async head(key: string): Promise<Head> {
+    const known = this.lastVersion.get(key);
+    if (known !== undefined) {
+      let row = await this.reservations.findById(`${key}:${known}`).lean();
+      for (let step = 0; row && step < MAX_FORWARD_PROBES; step++) {
+        const next = await this.reservations.findById(`${key}:${row.version + 1}`).lean();
+        if (!next) return this.remember(key, { version: row.version, holds: row.holds ?? {} });
+        row = next;
+      }
+    }
     const row = await this.reservations.findOne({ key }).sort({ version: -1 }).lean();
-    return row ? { version: row.version, holds: row.holds ?? {} } : { version: 0, holds: {} };
+    return this.remember(key, row ? { version: row.version, holds: row.holds ?? {} } : { version: 0, holds: {} });
+  }
+
+  private remember(key: string, head: Head): Head {
+    if (head.version === 0) return head;
+    if (this.lastVersion.size > 100_000) this.lastVersion.clear();
+    this.lastVersion.set(key, head.version);
+    return head;
   }
 
   /** Applies `change` to the newest version as version N+1; re-reads and re-applies when another writer won N+1. */
@@ -150,6 +175,7 @@ export class ReservationStore {
         await sleep(Math.floor(Math.random() * Math.min(20, 2 * (attempt + 1))));
         continue;
       }
+      this.lastVersion.set(key, version);
       if (version % KEEP_VERSIONS === 0) {
         await this.reservations.deleteMany({ key, version: { $lt: version - KEEP_VERSIONS } }).catch(() => undefined);
       }
@@ -166,8 +192,8 @@ export class ReservationStore {
     const { holds } = await this.head(key);
     const hashes = Object.keys(holds);
     if (hashes.length === 0) return false;
-    const orders = await this.orders.find({ order_hash: { $in: hashes } }, { order_hash: 1, reserved_units: 1 }).lean();
-    const truth = new Map(orders.map((o) => [o.order_hash, BigInt(o.reserved_units)]));
+    const orders = await Promise.all(hashes.map((h) => this.orders.findById(h, { order_hash: 1, reserved_units: 1 }).lean()));
+    const truth = new Map(orders.filter((o) => o !== null).map((o) => [o!.order_hash, BigInt(o!.reserved_units)]));
     let changed = false;
     await this.change(key, where, (current) => {
       const now = this.clock().getTime();

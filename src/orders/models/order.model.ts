@@ -4,8 +4,12 @@ import { modelOf } from '../../db/models/model-of';
 
 const ORDER_STATUSES = ['OPEN', 'PARTIALLY_FILLED', 'MATCHED', 'FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED'];
 
-const schema = new Schema<OrderRecord>(
+/** `_id` is the order hash too: lookups by hash then hit the primary key on every backend (FerretDB included). */
+export type StoredOrderDocument = OrderRecord & { _id: string };
+
+const schema = new Schema<StoredOrderDocument>(
   {
+    _id: { type: String, required: true },
     order_hash: { type: String, required: true },
     wallet: { type: String, required: true },
     chain_id: { type: Number, required: true },
@@ -52,7 +56,7 @@ schema.index({ wallet: 1, status: 1 });
 // The matcher's recovery re-sends orders whose hand-off is still PENDING.
 schema.index({ market_key: 1, handoff: 1 });
 
-export type OrderModel = Model<OrderRecord>;
+export type OrderModel = Model<StoredOrderDocument>;
 
 /** The `orders` collection (src/contracts/order-record.ts), registered on `connection`. */
 export function createOrderModel(connection: Connection): OrderModel {
