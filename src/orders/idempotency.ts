@@ -47,11 +47,12 @@ export class IdempotencyStore {
   constructor(
     private readonly keys: IdempotencyKeyModel,
     private readonly clock: () => Date = () => new Date(),
+    private readonly waitForWinnerMs = WAIT_FOR_WINNER_MS,
   ) {}
 
   async run<T extends Record<string, unknown>>(wallet: string, key: string, bodyHash: string, work: () => Promise<T>): Promise<IdempotentResult<T>> {
     const id = `${wallet.toLowerCase()}:${key}`;
-    const deadline = Date.now() + WAIT_FOR_WINNER_MS;
+    const deadline = Date.now() + this.waitForWinnerMs;
     for (;;) {
       const claimId = randomUUID();
       const claimed = await this.claim(id, wallet, key, bodyHash, claimId);

@@ -90,6 +90,32 @@ describe('fs-idempotency-key on POST /v1/orders', () => {
     expect(replay.body).toEqual({ ...res.body, _idempotent_replayed: true });
   });
 
+  test('when the first request with a key is still running past the wait bound, then the duplicate gets 409 and nothing is placed twice', async () => {
+    const { IdempotencyStore } = await import('../../src/orders/idempotency');
+    const store = new IdempotencyStore(h.orders.context.models.idempotency, () => new Date(), 200);
+    let release: () => void = () => undefined;
+    let runs = 0;
+    const slow = () => {
+      runs += 1;
+      return new Promise<{ results: never[] }>((resolve) => {
+        release = () => resolve({ results: [] });
+      });
+    };
+    const first = store.run('0xw', 'k-slow', 'h', slow);
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(store.run('0xw', 'k-slow', 'h', slow)).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', message: expect.stringMatching(/in progress/) });
+    release();
+    await expect(first).resolves.toEqual({ response: { results: [] }, replayed: false });
+    await expect(store.run('0xw', 'k-slow', 'h', slow)).resolves.toEqual({ response: { results: [] }, replayed: true });
+    expect(runs).toBe(1);
+  });
+
+  test('when the first request fails, then its claim is freed and a retry with the key runs', async () => {
+    const store = h.orders.context.idempotencyStore;
+    await expect(store.run('0xw', 'k-fail', 'h', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    await expect(store.run('0xw', 'k-fail', 'h', () => Promise.resolve({ results: ['ok'] }))).resolves.toEqual({ response: { results: ['ok'] }, replayed: false });
+  });
+
   test('when expired keys are swept, then only keys past their lifetime are deleted', async () => {
     const store = h.orders.context.idempotencyStore;
     const model = h.orders.context.models.idempotency;
