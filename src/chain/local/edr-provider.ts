@@ -30,6 +30,8 @@ export interface EdrChainOptions {
   nativeBalance: bigint;
   /** Also mine an (empty) block every so often, so confirmation counts advance while idle. */
   blockIntervalMs?: number;
+  /** Seconds since the epoch for the genesis block; default now. Replaying a journal reuses it. */
+  genesisBlockTime?: number;
 }
 
 // EdrContext must be created once per process.
@@ -74,7 +76,10 @@ export async function createEdrChain(options: EdrChainOptions): Promise<EdrChain
         interval: options.blockIntervalMs ? BigInt(options.blockIntervalMs) : undefined,
         memPool: { order: edr.MineOrdering.Priority },
       },
-      network: { genesisBlockGasLimit: BLOCK_GAS_LIMIT },
+      network: {
+        genesisBlockGasLimit: BLOCK_GAS_LIMIT,
+        genesisBlockTime: options.genesisBlockTime === undefined ? undefined : BigInt(options.genesisBlockTime),
+      },
       networkId: BigInt(options.chainId),
       observability: {},
       ownedAccounts: options.accounts.map((a) => a.privateKey),
