@@ -132,7 +132,7 @@ describe('balances, reservations and amount math', () => {
       expect(stale.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { available: (5n * ONE).toString() } });
       expect(ttlHarness.chain.reads).toBe(readsBefore);
       const w = wallet.address.toLowerCase();
-      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { settlement_status: 'CONFIRMED' } } });
+      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { order_hash: '0xunknown', settlement_status: 'CONFIRMED' } } });
       const fresh = await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '20' })]);
       expect(fresh.body.results[0].status).toBe('OPEN');
       const store = ttlHarness.orders.context.reservationStore;
@@ -141,6 +141,15 @@ describe('balances, reservations and amount math', () => {
       await createOrderModel(database.db()).updateOne({ order_hash: item.hash }, { $set: { status: 'CANCELLED', reserved_units: '0' } });
       await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: item.hash, status: 'CANCELLED' } } });
       expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(10n * ONE);
+      // A fill of the second order settles and the matcher lowers its reserved_units: the hold follows.
+      const second = fresh.body.results[0].order_hash as string;
+      await createOrderModel(database.db()).updateOne({ order_hash: second }, { $set: { status: 'PARTIALLY_FILLED', reserved_units: (4n * ONE).toString() } });
+      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { order_hash: second, settlement_status: 'CONFIRMED' } } });
+      expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(4n * ONE);
+      // Events never raise a hold.
+      await createOrderModel(database.db()).updateOne({ order_hash: second }, { $set: { reserved_units: (9n * ONE).toString() } });
+      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: second, status: 'PARTIALLY_FILLED' } } });
+      expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(4n * ONE);
     } finally {
       await ttlHarness.close();
     }
