@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     if (!config.CHAIN_RPC_URL) {
       await assertPortFree(config.HOST, config.CHAIN_PORT, 'chain JSON-RPC');
       // EDR runs inside this process: it is a library, and its JSON-RPC endpoint is ours.
-      const chain = await startLocalChain({ host: config.HOST, port: config.CHAIN_PORT, chainId: config.CHAIN_ID, dataDir });
+      const chain = await startLocalChain({ host: config.HOST, port: config.CHAIN_PORT, chainId: config.CHAIN_ID, dataDir, log });
       inProcess.push({ name: 'chain', stop: chain.stop });
       env.CHAIN_RPC_URL = chain.rpcUrl;
       env.OPERATOR_PRIVATE_KEY = chain.operatorKey; // Hardhat's public dev key #0, never a real one
