@@ -168,6 +168,27 @@ describe('embedded chain persistence (write-ahead journal)', () => {
     await stop(third);
   });
 
+  it('when the clock was moved on purpose (evm_increaseTime), then the offset survives the restart', async () => {
+    const rpc = async (chain: LocalChain, method: string, params: unknown[] = []) => {
+      const response = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+      return ((await response.json()) as { result: unknown }).result;
+    };
+    const latestTimestamp = async (chain: LocalChain) => Number(((await rpc(chain, 'eth_getBlockByNumber', ['latest', false])) as { timestamp: string }).timestamp);
+    const dataDir = tempDir();
+    const first = await start(dataDir);
+    await rpc(first, 'evm_increaseTime', [3600]);
+    await rpc(first, 'evm_mine');
+    expect(await latestTimestamp(first) - Date.now() / 1000).toBeGreaterThan(3598);
+    await stop(first);
+
+    const second = await start(dataDir);
+    await rpc(second, 'evm_mine');
+    const ahead = await latestTimestamp(second) - Date.now() / 1000;
+    expect(ahead).toBeGreaterThan(3598);
+    expect(ahead).toBeLessThan(3610); // the recorded offset, which also holds the deployment burst's lead of a few seconds
+    await stop(second);
+  });
+
   describe('a journal that does not replay', () => {
     let source: string;
     beforeAll(async () => {
