@@ -1,3 +1,4 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { BalanceCache } from '../../src/orders/balance-cache';
 import { createOrderModel } from '../../src/orders/models';
 import { collateralAsset, tokenAsset } from '../../src/orders/reservations';
@@ -22,6 +23,26 @@ describe('balances, reservations and amount math', () => {
     h.chain.fund(BOB.address, 4n * ONE);
     const res = await place(h, BOB.address, [signedItem(BOB, market, { price: '0.5', size: '10' })]);
     expect(res.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { required: (5n * ONE).toString(), available: (4n * ONE).toString() } });
+  });
+
+  test('when the market charges a fee, then a BUY must also cover the most fee it can owe', async () => {
+    // 200 bps at limit 0.70: fills at p <= 0.70 pay 2% of min(p, 1-p) per share, at most 2% x 0.50.
+    const feeMarket = await insertMarket(database.db(), { fee_rate_bps: 200 });
+    const key = generatePrivateKey();
+    const wallet = { address: privateKeyToAccount(key).address, privateKey: key };
+    const price = 7n * ONE; // 10 shares at 0.70
+    const maxFee = (10n * ONE * 50n * 200n) / 1_000_000n; // 0.1 collateral
+    h.chain.fund(wallet.address, price + maxFee - 1n);
+    const short = await place(h, wallet.address, [signedItem(wallet, feeMarket, { price: '0.7', size: '10' })]);
+    expect(short.body.results[0].error).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      details: { required: (price + maxFee).toString(), available: (price + maxFee - 1n).toString() },
+    });
+    h.chain.fund(wallet.address, price + maxFee);
+    h.orders.context.balances.invalidateWallet(wallet.address);
+    const ok = await place(h, wallet.address, [signedItem(wallet, feeMarket, { price: '0.7', size: '10' })]);
+    expect(ok.body.results[0].status).toBe('OPEN');
+    expect(await held(wallet.address)).toBe(price + maxFee);
   });
 
   test('when the allowance is below the balance, then the allowance is what counts', async () => {
