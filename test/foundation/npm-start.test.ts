@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, Hex } from 'viem';
-import { conditionalTokensAbi } from '../../src/chain/generated';
+import { readFileSync } from 'node:fs';
+import { collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
+import { createChainPort, devAccounts, fundWallet, type ChainAddresses } from '../../src/chain';
 import { connectDatabase } from '../../src/db/connect';
 import { connectTemporal } from '../../src/temporal/connect';
 import { freePort, isPortOpen } from '../../src/embedded/free-port';
@@ -98,6 +100,18 @@ describe('npm start (the whole service on embedded defaults)', () => {
     const temporal = await connectTemporal(`${host}:${ports.temporal}`, 'default');
     await temporal.client.workflow.start('parkedWorkflow', { taskQueue: 'nobody-polls-this', workflowId: 'persistence-probe' });
     await temporal.close();
+    // ... and a wallet funded on the embedded chain.
+    const deployment = JSON.parse(readFileSync(join(env.DATA_DIR!, 'chain', 'deployment.json'), 'utf8')) as { addresses: ChainAddresses };
+    const port = createChainPort({
+      rpcUrl: `http://${host}:${ports.chain}`,
+      chainId: 56,
+      operatorKey: devAccounts()[0].privateKey,
+      addresses: deployment.addresses,
+      confirmations: 0,
+      pollingIntervalMs: 100,
+    });
+    const trader = devAccounts()[7].address;
+    await fundWallet(port, trader, 123n * 10n ** 18n);
 
     expect(await stopService(first)).toBe(0);
     for (const port of Object.values(ports)) expect(await isPortOpen(host, port)).toBe(false);
@@ -124,6 +138,8 @@ describe('npm start (the whole service on embedded defaults)', () => {
         args: [demo.condition_id as Hex],
       });
       expect(slots).toBe(2n);
+      const balance = await client.readContract({ address: deployment.addresses.collateral, abi: collateralAbi, functionName: 'balanceOf', args: [trader] });
+      expect(balance).toBe(123n * 10n ** 18n);
     } finally {
       expect(await stopService(second)).toBe(0);
     }
