@@ -8,6 +8,9 @@ import type { Logger } from '../logging/logger';
 import { chainInfoOf, createChainConditionPreparer, createChainRegistry, reprepareMarketConditions } from '../markets';
 import { pingDatabase } from '../db/connect';
 import { pingTemporal, TemporalHandle } from '../temporal/connect';
+import { createMarketMatcherClient } from '../temporal/market-matcher.client';
+import { startOnchainCancelWatch } from '../temporal/onchain-cancel.client';
+import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -41,14 +44,28 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     const seeded = await modules.seedDemoMarket();
     logger.info({ prepared, seeded }, 'dev chain: market conditions prepared');
   }
+  const matcher = createMarketMatcherClient(temporal.client, config.TEMPORAL_TASK_QUEUE);
+  const orders = createOrderRouters({
+    connection: db,
+    matcher,
+    chain: orderChainPortFromChainPorts(() => chain),
+    requireL2: (permission) => modules.guards.requireL2(permission),
+    logger,
+    chainIds: [config.CHAIN_ID],
+    onCancelOnchainRequested: (order) => startOnchainCancelWatch(temporal.client, config.TEMPORAL_TASK_QUEUE, order),
+  });
+  const stopOrderMaintenance = orders.startMaintenance();
   return {
-    v1Routers: buildV1Routers(modules),
+    v1Routers: [...buildV1Routers(modules), ...orders.routers],
     rootRouters: buildRootRouters(modules),
     readiness: [
       { name: 'mongodb', check: () => pingDatabase(db) },
       { name: 'temporal', check: () => pingTemporal(temporal.connection) },
       { name: 'chain', check: async () => void (await chain.getBlockNumber()) },
     ],
-    close: () => modules.close(),
+    close: async () => {
+      stopOrderMaintenance();
+      await modules.close();
+    },
   };
 }
