@@ -1,13 +1,15 @@
 /**
- * Integer money rules of the engine. Sizes are multiples of LOT_SIZE base units, so the collateral of
- * any fill at any tick price is exact: size * ticks / 100 has no remainder, and the four trade kinds
- * conserve collateral to the base unit (mint: YES + NO payments = size; merge: receipts = size).
+ * Integer money rules of the engine. An order may have any size of at least one lot, but every fill
+ * is a whole number of lots (LOT_SIZE base units), so the collateral of any fill at any tick price is
+ * exact: fill * ticks / 100 has no remainder, and the four trade kinds conserve collateral to the
+ * base unit (mint: YES + NO payments = fill; merge: receipts = fill). A remainder below one lot can
+ * never trade: the order is complete with it (see docs/engine.md, "Lots and dust").
  */
 import type { Side } from './types';
 
 export const MIN_TICK = 1;
 export const MAX_TICK = 100;
-/** 100 ticks per unit of collateral: base units of a fill must be divisible by 100. */
+/** 100 ticks per unit of collateral: every fill is a multiple of 100 base units; the smallest order is one lot. */
 export const LOT_SIZE = 100n;
 const TICKS = 100n;
 const FEE_DENOMINATOR = 1_000_000n; // 10_000 bps * 100 ticks
@@ -16,12 +18,22 @@ export function isTick(price: number): boolean {
   return Number.isInteger(price) && price >= MIN_TICK && price <= MAX_TICK;
 }
 
-/** A size the engine accepts: positive multiple of LOT_SIZE. */
+/** A positive whole number of lots (every fill size is one). */
 export function isLotSize(size: bigint): boolean {
   return size > 0n && size % LOT_SIZE === 0n;
 }
 
-/** Collateral of `size` tokens at `ticks`; exact for lot-multiple sizes. */
+/** Whole lots of `size`: the most of it that can still trade. */
+export function lotFloor(size: bigint): bigint {
+  return size - (size % LOT_SIZE);
+}
+
+/** An order with this much left can still trade (at least one lot); below that it is complete. */
+export function canTrade(remaining: bigint): boolean {
+  return remaining >= LOT_SIZE;
+}
+
+/** Collateral of `size` tokens at `ticks`; exact for lot-multiple sizes (all fills are). */
 export function collateralOf(size: bigint, ticks: number): bigint {
   return (size * BigInt(ticks)) / TICKS;
 }

@@ -1,4 +1,4 @@
-import { collateralOf, feeOf, MAX_TICK } from './amounts';
+import { canTrade, collateralOf, feeOf, lotFloor, MAX_TICK } from './amounts';
 import type { BookOrder } from './book-order';
 import { BookSide } from './book-side';
 import { EngineError } from './engine-error';
@@ -43,7 +43,10 @@ export class Engine {
     return toSnapshot(this);
   }
 
-  /** Match the order, then rest its remainder (LIMIT, GTD) or cancel it (MARKET). */
+  /**
+   * Match the order, then rest its remainder (LIMIT, GTD) or cancel it (MARKET). An order left with
+   * less than one lot cannot trade any more and ends MATCHED with that dust in `remaining`.
+   */
   place(order: EngineOrder, now: number): EngineEvent[] {
     this.begin(now);
     validateOrder(order);
@@ -55,9 +58,10 @@ export class Engine {
       return this.finish();
     }
     this.match(o);
-    if (o.remaining === 0n) {
+    if (!canTrade(o.remaining)) {
+      // size >= one lot, so a sub-lot remainder means something matched.
       o.status = 'MATCHED';
-      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_UPDATED', orderHash: o.hash, status: 'MATCHED', remaining: 0n, filled: o.filled });
+      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_UPDATED', orderHash: o.hash, status: 'MATCHED', remaining: o.remaining, filled: o.filled });
     } else if (o.orderType === 'MARKET') {
       o.status = 'CANCELLED';
       this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_CANCELLED', orderHash: o.hash, reason: 'MARKET_REMAINDER', status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
@@ -152,11 +156,11 @@ export class Engine {
   private match(o: BookOrder): void {
     const opposite = o.bookSide === 'bid' ? this.asks : this.bids;
     let i = 0;
-    while (o.remaining > 0n && i < opposite.prices.length) {
+    while (canTrade(o.remaining) && i < opposite.prices.length) {
       const price = opposite.prices[i];
       if (!crosses(o, price)) break;
       let r = opposite.level(price)!.head;
-      while (r && o.remaining > 0n) {
+      while (r && canTrade(o.remaining)) {
         const next = r.next;
         if (isExpired(r, this.now)) this.removeResting(r, 'EXPIRED');
         else if (eligible(o, r)) {
@@ -170,8 +174,9 @@ export class Engine {
     }
   }
 
+  /** One trade of whole lots: both orders hold at least one lot, so size >= LOT_SIZE. */
   private fill(taker: BookOrder, maker: BookOrder, makerSide: BookSide): void {
-    const size = taker.remaining < maker.remaining ? taker.remaining : maker.remaining;
+    const size = lotFloor(taker.remaining < maker.remaining ? taker.remaining : maker.remaining);
     const yesPrice = maker.yesPrice;
     this.touch(makerSide, yesPrice);
     taker.remaining -= size;
@@ -183,7 +188,8 @@ export class Engine {
       seq: ++this.counters.seq, at: this.now, type: 'TRADE', tradeId: `${this.marketId}:${++this.counters.tradeSeq}`, kind: tradeKind(taker, maker), yesPrice, size,
       maker: leg(maker, yesPrice, size), taker: leg(taker, yesPrice, size),
     });
-    if (maker.remaining === 0n) {
+    if (!canTrade(maker.remaining)) {
+      // Done: a sub-lot remainder (dust) leaves the book with the order and stays in `remaining`.
       maker.status = 'MATCHED';
       makerSide.remove(maker);
       this.orders.delete(maker.hash);

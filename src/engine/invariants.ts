@@ -1,7 +1,8 @@
 /**
  * Engine invariants, checked by assertInvariants():
- * 1. Size conservation: every resting order has size = remaining + filled, remaining > 0, and status
- *    OPEN when filled = 0, PARTIALLY_FILLED otherwise.
+ * 1. Size conservation: every resting order has size = remaining + filled, filled a whole number of
+ *    lots (>= 0), remaining at least one lot (a sub-lot remainder cannot trade, so it never rests),
+ *    and status OPEN when filled = 0, PARTIALLY_FILLED otherwise.
  * 2. Levels: each level's total equals the sum of its orders' remaining, its count their number, its
  *    orders sit at its price on their book side, in strictly increasing arrival (FIFO); the sorted
  *    price list holds exactly the non-empty levels, best first; every resting order is in a level.
@@ -9,6 +10,7 @@
  *    other (both taker restrictions allow the pair). Restricted orders may leave a crossed-looking
  *    book; same-maker pairs cannot remain crossed because self-trade cancels the resting order.
  */
+import { canTrade, LOT_SIZE } from './amounts';
 import type { BookOrder } from './book-order';
 import type { BookSide } from './book-side';
 import type { Engine } from './engine';
@@ -57,7 +59,9 @@ function checkSide(side: BookSide, engine: Engine): number {
 function checkOrder(o: BookOrder, side: BookSide, price: number, engine: Engine): void {
   if (engine.orders.get(o.hash) !== o) fail(`${o.hash}: on a level but not in the index`);
   if (o.bookSide !== side.side || o.yesPrice !== price || o.level?.price !== price) fail(`${o.hash}: on the wrong level`);
-  if (o.remaining <= 0n || o.filled < 0n || o.remaining + o.filled !== o.size) fail(`${o.hash}: size ${o.size} != remaining ${o.remaining} + filled ${o.filled}`);
+  if (o.remaining + o.filled !== o.size) fail(`${o.hash}: size ${o.size} != remaining ${o.remaining} + filled ${o.filled}`);
+  if (!canTrade(o.remaining)) fail(`${o.hash}: rests with ${o.remaining} base units, less than one lot`);
+  if (o.filled < 0n || o.filled % LOT_SIZE !== 0n) fail(`${o.hash}: filled ${o.filled} is not a whole number of lots`);
   const status = o.filled === 0n ? 'OPEN' : 'PARTIALLY_FILLED';
   if (o.status !== status) fail(`${o.hash}: status ${o.status}, expected ${status}`);
 }

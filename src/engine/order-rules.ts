@@ -1,4 +1,4 @@
-import { isLotSize, isTick, signedAmounts, toYesPrice } from './amounts';
+import { canTrade, isTick, signedAmounts, toYesPrice } from './amounts';
 import type { BookOrder } from './book-order';
 import { EngineError } from './engine-error';
 import { ZERO_ADDRESS, type EngineOrder, type TradeKind } from './types';
@@ -18,8 +18,8 @@ export function validateOrder(order: EngineOrder): void {
   if (order.outcome !== 0 && order.outcome !== 1) fail('INVALID_ORDER', 'outcome must be 0 or 1');
   if (!['LIMIT', 'GTD', 'MARKET'].includes(order.orderType)) fail('INVALID_ORDER', 'orderType must be LIMIT, GTD or MARKET');
   if (!isTick(order.price)) fail('INVALID_PRICE', `price must be an integer tick in 1..100, got ${String(order.price)}`);
-  if (typeof order.size !== 'bigint' || !isLotSize(order.size)) {
-    fail('INVALID_SIZE', `size must be a positive bigint multiple of 100 base units, got ${String(order.size)}`);
+  if (typeof order.size !== 'bigint' || !canTrade(order.size)) {
+    fail('INVALID_SIZE', `size must be a bigint of at least one lot (100 base units), got ${String(order.size)}`);
   }
   if (!Number.isSafeInteger(order.expiration) || order.expiration < 0) fail('INVALID_ORDER', 'expiration must be a non-negative integer');
   if (order.orderType === 'GTD' && order.expiration === 0) fail('INVALID_ORDER', 'GTD requires a non-zero expiration');

@@ -2,6 +2,7 @@
  * Plain-JSON snapshot of an engine: counters and the resting orders in arrival order, bigints as
  * decimal strings. Restoring re-appends the orders in that order, which rebuilds every level's FIFO.
  */
+import { canTrade, LOT_SIZE } from './amounts';
 import type { BookOrder } from './book-order';
 import type { Engine } from './engine';
 import { EngineError } from './engine-error';
@@ -97,6 +98,7 @@ function restoreOrder(s: SnapshotOrder, bad: (message: string, cause?: unknown) 
   }
   if (!Number.isSafeInteger(s.arrival) || s.arrival <= 0) bad(`order ${s.hash}: bad arrival`);
   if (remaining <= 0n || filled < 0n || remaining + filled !== signed.size) bad(`order ${s.hash}: remaining + filled must equal size`);
+  if (!canTrade(remaining) || filled % LOT_SIZE !== 0n) bad(`order ${s.hash}: a resting order has at least one lot left and whole lots filled`);
   if (signed.orderType === 'MARKET') bad(`order ${s.hash}: MARKET orders never rest`);
   const o = toBookOrder(signed, s.arrival);
   o.remaining = remaining;

@@ -28,7 +28,7 @@ export interface EngineOrder {
   orderType: OrderType;
   /** Price of the traded outcome in ticks, 1..100, as signed. For MARKET: the worst acceptable price. */
   price: number;
-  /** Size S in base units of the outcome token; a positive multiple of LOT_SIZE. */
+  /** Size S in base units of the outcome token; at least LOT_SIZE, any number of base units (fills are whole lots). */
   size: bigint;
   /** Signed amounts: BUY makerAmount = ceil(S*T/100), takerAmount = S; SELL makerAmount = S, takerAmount = floor(S*T/100). */
   makerAmount: bigint;
@@ -65,7 +65,7 @@ export interface FillLeg {
   outcome: Outcome;
   /** Execution price in ticks of this order's outcome (NO: 100 - YES price). */
   price: number;
-  /** Outcome tokens bought or sold, base units. */
+  /** Outcome tokens bought or sold, base units; always a multiple of LOT_SIZE. */
   size: bigint;
   /** Collateral paid (BUY) or received (SELL): size * price / 100, exact. */
   collateral: bigint;

@@ -31,6 +31,10 @@ export function order(spec: OrderSpec): EngineOrder {
   };
 }
 
+/** Same with the size in base units (any size, e.g. shares(10) + 1n). */
+export const withUnits = (side: Side, outcome: Outcome) => (hash: string, maker: string, price: number, size: bigint, extra: Partial<OrderSpec> = {}) =>
+  order({ hash, maker, side, outcome, price, size, ...extra });
+
 /** Shorthands: buyYes('h', ALICE, 55, 10) = BUY YES @0.55 for 10 shares. */
 export const buyYes = (hash: string, maker: string, price: number, n: number, extra: Partial<OrderSpec> = {}) =>
   order({ hash, maker, side: 'BUY', outcome: 1, price, size: shares(n), ...extra });

@@ -1,5 +1,9 @@
-import { Engine, EngineError, ZERO_ADDRESS, type EngineEvent } from '../../src/engine';
-import { ALICE, BOB, CAROL, DAVE, buyNo, buyYes, order, seed, sellNo, sellYes, shares, strip, typesOf } from './engine-fixtures';
+import { Engine, EngineError, LOT_SIZE, signedAmounts, ZERO_ADDRESS, type EngineEvent } from '../../src/engine';
+import { ALICE, BOB, CAROL, DAVE, buyNo, buyYes, order, seed, sellNo, sellYes, shares, strip, typesOf, withUnits } from './engine-fixtures';
+
+const buyYesUnits = withUnits('BUY', 1);
+const sellYesUnits = withUnits('SELL', 1);
+const buyNoUnits = withUnits('BUY', 0);
 
 const newEngine = () => new Engine({ marketId: 'm' });
 
@@ -149,6 +153,138 @@ describe('matching', () => {
   });
 });
 
+describe('lots and dust (sizes that are not whole lots)', () => {
+  const TEN_AND_A_WEI = shares(10) + 1n;
+
+  it('when an incoming order of 10 shares + 1 wei matches 10 shares, then it ends MATCHED with the wei in remaining', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('s', ALICE, 50, 10)]);
+    const events = step(engine, engine.place(buyYesUnits('b', BOB, 50, TEN_AND_A_WEI), 101));
+    expect(strip(events)).toEqual([
+      expect.objectContaining({ type: 'TRADE', size: shares(10), taker: expect.objectContaining({ size: shares(10), collateral: shares(5) }) }),
+      { type: 'ORDER_UPDATED', orderHash: 's', status: 'MATCHED', remaining: 0n, filled: shares(10) },
+      { type: 'ORDER_UPDATED', orderHash: 'b', status: 'MATCHED', remaining: 1n, filled: shares(10) },
+      { type: 'BOOK_LEVEL_CHANGED', bookSeq: 2, side: 'ask', price: 50, remaining: 0n },
+    ]);
+    expect(engine.restingCount).toBe(0);
+    expect(engine.depth()).toMatchObject({ bids: [], asks: [] });
+  });
+
+  it('when a resting order of 10 shares + 1 wei is hit for 10 shares, then it ends MATCHED and leaves the book with its wei', () => {
+    const engine = newEngine();
+    seed(engine, [buyYesUnits('b', BOB, 50, TEN_AND_A_WEI)]);
+    expect(engine.depth().bids).toEqual([{ price: 50, remaining: TEN_AND_A_WEI }]);
+    const events = step(engine, engine.place(sellYes('s', ALICE, 50, 10), 101));
+    expect(strip(events).slice(1)).toEqual([
+      { type: 'ORDER_UPDATED', orderHash: 'b', status: 'MATCHED', remaining: 1n, filled: shares(10) },
+      { type: 'ORDER_UPDATED', orderHash: 's', status: 'MATCHED', remaining: 0n, filled: shares(10) },
+      { type: 'BOOK_LEVEL_CHANGED', bookSeq: 2, side: 'bid', price: 50, remaining: 0n },
+    ]);
+    expect(engine.order('b')).toBeUndefined();
+    expect(engine.depth().bids).toEqual([]);
+  });
+
+  it('when a larger incoming order meets dust-sized makers, then every fill is whole lots and no level keeps a sub-lot total', () => {
+    const engine = newEngine();
+    // Level 60 holds a (3 shares + 50 wei) then c (2 shares); level 61 holds d (1 share + 99 wei).
+    seed(engine, [sellYesUnits('a', ALICE, 60, shares(3) + 50n), sellYes('c', CAROL, 60, 2), sellYesUnits('d', DAVE, 61, shares(1) + 99n)]);
+    const events = step(engine, engine.place(buyYesUnits('b', BOB, 61, shares(4) + 70n), 101));
+    const trades = events.filter((e) => e.type === 'TRADE');
+    expect(trades.map((t) => [t.maker.orderHash, t.size])).toEqual([['a', shares(3)], ['c', shares(1)]]);
+    expect(events.filter((e) => e.type === 'ORDER_UPDATED').map((e) => [e.orderHash, e.status, e.remaining])).toEqual([
+      ['a', 'MATCHED', 50n],
+      ['c', 'PARTIALLY_FILLED', shares(1)],
+      ['b', 'MATCHED', 70n],
+    ]);
+    expect(engine.depth().asks).toEqual([{ price: 60, remaining: shares(1) }, { price: 61, remaining: shares(1) + 99n }]);
+    for (const t of trades) expect(t.size % LOT_SIZE).toBe(0n);
+  });
+
+  it('when both orders hold less than two lots, then one lot trades and both end MATCHED with their dust', () => {
+    const engine = newEngine();
+    seed(engine, [sellYesUnits('s', ALICE, 37, 150n)]);
+    const events = step(engine, engine.place(buyYesUnits('b', BOB, 37, 199n), 101));
+    expect(strip(events)).toEqual([
+      {
+        type: 'TRADE', tradeId: 'm:1', kind: 'TRANSFER', yesPrice: 37, size: 100n,
+        maker: { orderHash: 's', maker: ALICE, side: 'SELL', outcome: 1, price: 37, size: 100n, collateral: 37n, fee: 0n },
+        taker: { orderHash: 'b', maker: BOB, side: 'BUY', outcome: 1, price: 37, size: 100n, collateral: 37n, fee: 0n },
+      },
+      { type: 'ORDER_UPDATED', orderHash: 's', status: 'MATCHED', remaining: 50n, filled: 100n },
+      { type: 'ORDER_UPDATED', orderHash: 'b', status: 'MATCHED', remaining: 99n, filled: 100n },
+      { type: 'BOOK_LEVEL_CHANGED', bookSeq: 2, side: 'ask', price: 37, remaining: 0n },
+    ]);
+  });
+
+  it('when a partly matched order keeps at least one lot, then it rests with its odd remainder', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('s', ALICE, 50, 2)]);
+    const events = step(engine, engine.place(buyYesUnits('b', BOB, 50, shares(5) + 1n), 101));
+    expect(strip(events).at(-3)).toEqual({ type: 'ORDER_RESTED', orderHash: 'b', bookSide: 'bid', yesPrice: 50, status: 'PARTIALLY_FILLED', remaining: shares(3) + 1n, filled: shares(2) });
+    expect(engine.depth().bids).toEqual([{ price: 50, remaining: shares(3) + 1n }]);
+    // Hitting all of it leaves the wei: MATCHED, off the book.
+    const rest = step(engine, engine.place(sellYes('t', CAROL, 50, 4), 102));
+    expect(rest.find((e) => e.type === 'ORDER_UPDATED' && e.orderHash === 'b')).toMatchObject({ status: 'MATCHED', remaining: 1n, filled: shares(5) });
+    expect(engine.depth()).toMatchObject({ bids: [], asks: [{ price: 50, remaining: shares(1) }] });
+  });
+
+  it('when a MARKET order is left with less than a lot, then it ends MATCHED; with a lot or more, CANCELLED', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('s1', ALICE, 50, 3), sellYes('s2', CAROL, 70, 3)]);
+    const full = step(engine, engine.place(buyYesUnits('m1', BOB, 60, shares(3) + 7n, { orderType: 'MARKET' }), 101));
+    expect(strip(full).at(-2)).toEqual({ type: 'ORDER_UPDATED', orderHash: 'm1', status: 'MATCHED', remaining: 7n, filled: shares(3) });
+    const part = step(engine, engine.place(buyYesUnits('m2', BOB, 70, shares(4) + 1n, { orderType: 'MARKET' }), 102));
+    expect(strip(part).at(-2)).toEqual({ type: 'ORDER_CANCELLED', orderHash: 'm2', reason: 'MARKET_REMAINDER', status: 'CANCELLED', remaining: shares(1) + 1n, filled: shares(3) });
+  });
+
+  it('when a D = 18 order of 0.100000000000000001 share mints against a NO buyer, then the legs are exact whole lots within both signed limits', () => {
+    const S = 10n ** 17n + 1n; // 0.100000000000000001 share at D = 18
+    const engine = newEngine();
+    seed(engine, [buyNoUnits('n', ALICE, 99, 10n ** 17n)]);
+    const yes = buyYesUnits('y', BOB, 1, S);
+    expect(yes).toMatchObject({ makerAmount: 10n ** 15n + 1n, takerAmount: S });
+    const events = step(engine, engine.place(yes, 101));
+    expect(events[0]).toMatchObject({
+      type: 'TRADE', kind: 'MINT', size: 10n ** 17n,
+      maker: { orderHash: 'n', price: 99, collateral: 99n * 10n ** 15n },
+      taker: { orderHash: 'y', price: 1, collateral: 10n ** 15n },
+    });
+    expect(strip(events).at(-2)).toEqual({ type: 'ORDER_UPDATED', orderHash: 'y', status: 'MATCHED', remaining: 1n, filled: 10n ** 17n });
+    // BUY limit, pro rata: paid * S <= makerAmount * got.
+    expect(10n ** 15n * S <= yes.makerAmount * 10n ** 17n).toBe(true);
+  });
+
+  it('when an order is smaller than one lot, then place throws INVALID_SIZE and nothing changes', () => {
+    const engine = newEngine();
+    seed(engine, [sellYes('s', ALICE, 50, 1)]);
+    expectEngineError(() => engine.place(buyYesUnits('b', BOB, 50, 99n), 101), 'INVALID_SIZE');
+    expect(engine.depth().asks).toEqual([{ price: 50, remaining: shares(1) }]);
+  });
+
+  it('when a snapshot holds odd-sized orders, then it round-trips; a resting sub-lot remainder or a non-lot fill is refused', () => {
+    const engine = newEngine();
+    seed(engine, [sellYesUnits('s', ALICE, 50, shares(2) + 3n), buyYesUnits('b', BOB, 50, shares(1) + 1n)]);
+    const snap = JSON.parse(JSON.stringify(engine.snapshot()));
+    expect(snap.orders).toEqual([expect.objectContaining({ hash: 's', remaining: String(shares(1) + 3n), filled: String(shares(1)) })]);
+    expect(Engine.restore(snap).depth()).toEqual(engine.depth());
+    const dust = { ...snap, orders: [{ ...snap.orders[0], remaining: '3', filled: String(shares(2)) }] };
+    expectEngineError(() => Engine.restore(dust), 'INVALID_SNAPSHOT');
+    const oddFill = { ...snap, orders: [{ ...snap.orders[0], remaining: String(shares(1) + 2n), filled: String(shares(1) + 1n) }] };
+    expectEngineError(() => Engine.restore(oddFill), 'INVALID_SNAPSHOT');
+  });
+
+  it('when a resting order is left with a sub-lot remainder behind the engine\'s back, then assertInvariants throws', () => {
+    const engine = newEngine();
+    seed(engine, [sellYesUnits('s', ALICE, 50, shares(1) + 5n)]);
+    const o = engine.orders.get('s')!;
+    o.remaining = 5n;
+    o.filled = shares(1);
+    o.status = 'PARTIALLY_FILLED';
+    engine.asks.level(50)!.total = 5n;
+    expectEngineError(() => engine.assertInvariants(), 'INVARIANT_VIOLATED');
+  });
+});
+
 describe('MARKET orders', () => {
   it('when a MARKET BUY meets a price beyond its worst price, then it stops and the remainder is cancelled', () => {
     const engine = newEngine();
@@ -266,7 +402,8 @@ describe('input validation', () => {
     ['tick 101', 'INVALID_PRICE', { price: 101 }],
     ['sub-tick', 'INVALID_PRICE', { price: 50.5 }],
     ['zero size', 'INVALID_SIZE', { size: 0n }],
-    ['size not a lot multiple', 'INVALID_SIZE', { size: 150n }],
+    ['size below one lot', 'INVALID_SIZE', { size: 99n, ...signedAmounts('BUY', 99n, 50) }],
+    ['negative size', 'INVALID_SIZE', { size: -100n, makerAmount: -50n, takerAmount: -100n }],
     ['GTD without expiration', 'INVALID_ORDER', { orderType: 'GTD' as const, expiration: 0 }],
   ])('when the order has %s, then place throws %s', (_name, code, patch) => {
     const engine = newEngine();
