@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { collateralOf, feeOf, LOT_SIZE, signedAmounts, toYesPrice } from '../../src/engine';
+import { canTrade, collateralOf, feeOf, LOT_SIZE, lotFloor, signedAmounts, toYesPrice } from '../../src/engine';
 
 describe('fee math', () => {
   it.each([
@@ -47,5 +47,14 @@ describe('collateral and signed amounts', () => {
     expect(toYesPrice(0, 45)).toBe(55);
     expect(toYesPrice(0, 100)).toBe(0);
     expect(toYesPrice(1, 45)).toBe(45);
+  });
+});
+
+describe('lots', () => {
+  it('when a size is not a whole number of lots, then lotFloor keeps its whole lots and canTrade says whether one is left', () => {
+    expect(lotFloor(10n ** 17n + 1n)).toBe(10n ** 17n);
+    expect(lotFloor(199n)).toBe(100n);
+    expect(lotFloor(99n)).toBe(0n);
+    expect([canTrade(99n), canTrade(100n), canTrade(0n), canTrade(10n ** 17n + 1n)]).toEqual([false, true, false, true]);
   });
 });

@@ -1,31 +1,45 @@
 import fc from 'fast-check';
-import { Engine, type EngineEvent, type EngineOrder, type FillLeg } from '../../src/engine';
+import { Engine, LOT_SIZE, type EngineEvent, type EngineOrder, type FillLeg } from '../../src/engine';
 import { ALICE, BOB, CAROL, DAVE, order } from './engine-fixtures';
 import { ZERO_ADDRESS } from '../../src/engine';
 
 const MAKERS = [ALICE, BOB, CAROL, DAVE];
 
 type Op =
-  | { kind: 'place'; maker: number; side: 'BUY' | 'SELL'; outcome: 0 | 1; price: number; lots: number; type: 'LIMIT' | 'GTD' | 'MARKET'; taker: number; ttl: number; fee: number }
+  | { kind: 'place'; maker: number; side: 'BUY' | 'SELL'; outcome: 0 | 1; price: number; size: bigint; type: 'LIMIT' | 'GTD' | 'MARKET'; taker: number; ttl: number; fee: number }
   | { kind: 'cancel'; pick: number }
   | { kind: 'cancelAll'; maker: number }
   | { kind: 'tick'; seconds: number };
 
-const placeArb = fc.record({
+/** Sizes in base units, D = 6 scale: whole lots, lots plus dust (the "1 wei" case), and any size. */
+const D6_SIZES: fc.Arbitrary<bigint> = fc.oneof(
+  fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 5_000 })).map((n) => BigInt(n) * 100_000n),
+  fc.tuple(fc.integer({ min: 1, max: 50 }), fc.bigInt({ min: 1n, max: 99n })).map(([n, dust]) => BigInt(n) * 100_000n + dust),
+  fc.bigInt({ min: LOT_SIZE, max: 500_000_000n }),
+  fc.bigInt({ min: LOT_SIZE, max: 1_000n }),
+);
+/** D = 18 scale: 0.1 .. 50 shares with 18 fractional digits, plus 0.1 share + a few wei. */
+const D18_SIZES: fc.Arbitrary<bigint> = fc.oneof(
+  fc.bigInt({ min: 10n ** 17n, max: 50n * 10n ** 18n }),
+  fc.bigInt({ min: 1n, max: 500n }).map((wei) => 10n ** 17n + wei),
+  fc.integer({ min: 1, max: 500 }).map((tenths) => BigInt(tenths) * 10n ** 17n),
+);
+
+const placeArb = (sizes: fc.Arbitrary<bigint>) => fc.record({
   kind: fc.constant('place' as const),
   maker: fc.integer({ min: 0, max: 3 }),
   side: fc.constantFrom('BUY' as const, 'SELL' as const),
   outcome: fc.constantFrom(0 as const, 1 as const),
   price: fc.oneof(fc.integer({ min: 40, max: 60 }), fc.integer({ min: 1, max: 100 })),
-  lots: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 5_000 })),
+  size: sizes,
   type: fc.constantFrom('LIMIT' as const, 'LIMIT' as const, 'GTD' as const, 'MARKET' as const),
   // -1: open order; 0..3: restricted to that maker (about one in six)
   taker: fc.oneof({ weight: 5, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 3 }) }),
   ttl: fc.integer({ min: 0, max: 30 }),
   fee: fc.constantFrom(0, 25, 100, 10_000),
 });
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 8, arbitrary: placeArb },
+const opArb = (sizes: fc.Arbitrary<bigint>): fc.Arbitrary<Op> => fc.oneof(
+  { weight: 8, arbitrary: placeArb(sizes) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelAll' as const), maker: fc.integer({ min: 0, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 10 }) }) },
@@ -40,7 +54,7 @@ function apply(engine: Engine, ops: Op[], from: number, to: number, placed: Engi
     let events: EngineEvent[];
     if (op.kind === 'place') {
       const o = order({
-        hash: `h${i}`, maker: MAKERS[op.maker], side: op.side, outcome: op.outcome, price: op.price, size: BigInt(op.lots) * 100_000n,
+        hash: `h${i}`, maker: MAKERS[op.maker], side: op.side, outcome: op.outcome, price: op.price, size: op.size,
         orderType: op.type, taker: op.taker < 0 ? ZERO_ADDRESS : MAKERS[op.taker],
         expiration: op.type === 'GTD' ? now + 1 + op.ttl : op.ttl > 20 ? now + op.ttl - 20 : 0, feeRateBps: op.fee,
       });
@@ -68,19 +82,35 @@ function checkLegLimits(leg: FillLeg, signed: EngineOrder): void {
     expect(leg.collateral * signed.size >= signed.takerAmount * leg.size).toBe(true);
     expect(leg.price >= signed.price).toBe(true);
   }
+  // Whole lots only, so the collateral is exact whatever the order's size.
+  expect(leg.size >= LOT_SIZE && leg.size % LOT_SIZE === 0n).toBe(true);
   expect(leg.collateral * 100n).toBe(leg.size * BigInt(leg.price));
   expect(leg.fee * 1_000_000n <= BigInt(signed.feeRateBps) * BigInt(Math.min(leg.price, 100 - leg.price)) * leg.size).toBe(true);
 }
 
-describe('engine properties over random order streams', () => {
-  it('when any stream is applied, then fills respect signed limits, conserve collateral and size, and the book never crosses', () => {
+/** Sums of an order's legs so far: its signed limits must also hold for the running totals. */
+function checkCumulative(signed: EngineOrder, tokens: bigint, collateral: bigint): void {
+  expect(tokens <= signed.size).toBe(true);
+  if (signed.side === 'BUY') {
+    expect(collateral <= signed.makerAmount).toBe(true);
+    expect(collateral * signed.size <= signed.makerAmount * tokens).toBe(true);
+  } else {
+    expect(collateral * signed.size >= signed.takerAmount * tokens).toBe(true);
+  }
+}
+
+const SCALES = [['D = 6 sizes (lots, lots + dust, any)', D6_SIZES], ['D = 18 sizes (18 fractional digits)', D18_SIZES]] as const;
+
+describe.each(SCALES)('engine properties over random order streams, %s', (_scale, sizes) => {
+  it('when any stream is applied, then fills are whole lots within signed limits, conserve collateral and size, dust never rests and the book never crosses', () => {
     const seen = new Map<string, number>();
     const count = (key: string) => seen.set(key, (seen.get(key) ?? 0) + 1);
-    fc.assert(fc.property(fc.array(opArb, { minLength: 1, maxLength: 120 }), (ops) => {
+    fc.assert(fc.property(fc.array(opArb(sizes), { minLength: 1, maxLength: 120 }), (ops) => {
       const engine = new Engine({ marketId: 'p' });
       const placed: EngineOrder[] = [];
       const byHash = () => new Map(placed.map((o) => [o.hash, o]));
       const filled = new Map<string, bigint>();
+      const paid = new Map<string, bigint>();
       apply(engine, ops, 0, ops.length, placed, (events) => {
         engine.assertInvariants();
         const signed = byHash();
@@ -94,28 +124,39 @@ describe('engine properties over random order streams', () => {
             expect(e.maker.maker.toLowerCase()).not.toBe(e.taker.maker.toLowerCase());
             if (e.kind === 'TRANSFER') expect(e.maker.collateral).toBe(e.taker.collateral);
             else expect(e.maker.collateral + e.taker.collateral).toBe(e.size);
-            for (const leg of [e.maker, e.taker]) filled.set(leg.orderHash, (filled.get(leg.orderHash) ?? 0n) + leg.size);
+            for (const [leg, o] of [[e.maker, maker], [e.taker, taker]] as const) {
+              filled.set(leg.orderHash, (filled.get(leg.orderHash) ?? 0n) + leg.size);
+              paid.set(leg.orderHash, (paid.get(leg.orderHash) ?? 0n) + leg.collateral);
+              checkCumulative(o, filled.get(leg.orderHash)!, paid.get(leg.orderHash)!);
+              if (o.size % LOT_SIZE !== 0n) count('ODD_SIZE_FILL');
+            }
           } else if (e.type !== 'BOOK_LEVEL_CHANGED') {
             // Every status event agrees with the fills seen so far: size = remaining + filled.
             expect(e.filled).toBe(filled.get(e.orderHash) ?? 0n);
             expect(e.remaining + e.filled).toBe(signed.get(e.orderHash)!.size);
+            // MATCHED = nothing tradable left (less than a lot); a live or MARKET remainder is at least a lot.
+            if (e.status === 'MATCHED') expect(e.remaining < LOT_SIZE).toBe(true);
+            if (e.status === 'OPEN' || e.status === 'PARTIALLY_FILLED' || (e.type === 'ORDER_CANCELLED' && e.reason === 'MARKET_REMAINDER')) {
+              expect(e.remaining >= LOT_SIZE).toBe(true);
+            }
+            if (e.status === 'MATCHED' && e.remaining > 0n) count('MATCHED_WITH_DUST');
           }
         }
-        // The L2 view agrees with the book: totals positive, sorted, best first.
+        // The L2 view agrees with the book: sorted best first, every level at least one lot.
         const { bids, asks } = engine.depth(500);
         for (let i = 1; i < bids.length; i++) expect(bids[i].price).toBeLessThan(bids[i - 1].price);
         for (let i = 1; i < asks.length; i++) expect(asks[i].price).toBeGreaterThan(asks[i - 1].price);
-        for (const level of [...bids, ...asks]) expect(level.remaining > 0n).toBe(true);
+        for (const level of [...bids, ...asks]) expect(level.remaining >= LOT_SIZE).toBe(true);
       });
     }), { numRuns: 200 });
     // The streams really exercise every path the properties speak about.
-    for (const key of ['TRANSFER', 'MINT', 'MERGE', 'SELF_TRADE', 'MARKET_REMAINDER', 'USER', 'ORDER_EXPIRED', 'ORDER_RESTED']) {
+    for (const key of ['TRANSFER', 'MINT', 'MERGE', 'SELF_TRADE', 'MARKET_REMAINDER', 'USER', 'ORDER_EXPIRED', 'ORDER_RESTED', 'ODD_SIZE_FILL', 'MATCHED_WITH_DUST']) {
       expect(seen.get(key) ?? 0).toBeGreaterThan(0);
     }
   });
 
   it('when a stream is replayed from a mid-stream snapshot, then it produces exactly the events of the uninterrupted run', () => {
-    fc.assert(fc.property(fc.array(opArb, { minLength: 2, maxLength: 100 }), fc.nat(), (ops, cutSeed) => {
+    fc.assert(fc.property(fc.array(opArb(sizes), { minLength: 2, maxLength: 100 }), fc.nat(), (ops, cutSeed) => {
       const cut = 1 + (cutSeed % (ops.length - 1));
       const whole = new Engine({ marketId: 'r' });
       const wholeEvents = apply(whole, ops, 0, ops.length, []);
