@@ -10,6 +10,9 @@ import { createEventLog } from './event-log';
 import { createEventLogTailer, TailerOptions } from './event-log-tailer';
 import { DEFAULT_GATEWAY_LIMITS, GatewayLimits } from './limits';
 import { createMarketDirectory, MarketDirectory, MarketRef } from './market-directory';
+import { NodeRegistration, registerNode } from './node-registry';
+import { PushReceiver, PushReceiverOptions, startPushReceiver } from './push-receiver';
+import type { Fanout } from './realtime-publisher';
 import { SubscriptionMessage, validateSubscriptionMessage } from './subscription.schema';
 import { identityOf, wsAuthMiddleware, WsTokenConsumer } from './ws-auth';
 
@@ -21,6 +24,11 @@ export interface GatewayDeps {
   /** chain_id assumed when a market subscription omits it (default 56). */
   defaultChainId?: number;
   limits?: Partial<GatewayLimits>;
+  /** Must match the workers' createRealtimePublisher fanout (default push). */
+  fanout?: Fanout;
+  /** push fanout: where this process's internal push endpoint listens. */
+  push?: PushReceiverOptions;
+  /** log fanout: poll period and gap grace. */
   tailer?: TailerOptions;
   markets?: MarketDirectory;
   books?: BookSnapshotReader;
@@ -28,7 +36,8 @@ export interface GatewayDeps {
 
 export interface Gateway {
   close(): Promise<void>;
-  stats(): { connections: number; subscriptions: number; logPosition: number };
+    /** For health and tests: live sessions, their subscriptions, the largest per-socket queue, events received (push) or log seq reached (log). */
+  stats(): { connections: number; subscriptions: number; maxBufferedPackets: number; eventsSeen: number };
 }
 
 type Ack = (answer: { ok: true } | { ok: false; error: { code: ErrorCode; message: string } }) => void;
@@ -65,15 +74,14 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
     }
   };
 
-  const tailer = createEventLogTailer(
-    createEventLog(deps.db),
-    ({ event }) => {
+  function dispatch(event: RealtimeEvent): void {
+    try {
       const key = keyOf(event);
       for (const session of routes.get(key) ?? []) session.deliver(key, event);
-    },
-    deps.logger,
-    deps.tailer,
-  );
+    } catch (error) {
+      deps.logger.error({ err: error }, 'realtime event dispatch failed');
+    }
+  }
 
   async function subscribe(session: ConnectionSession, message: SubscriptionMessage): Promise<void> {
     if (message.channel === 'user') {
@@ -140,17 +148,56 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
 
   io.use(wsAuthMiddleware(deps.consumeWsToken, deps.logger));
   io.on('connection', onConnection);
-  await tailer.start();
+  const source = await startEventSource(deps, dispatch);
 
   return {
     async close() {
       io.off('connection', onConnection);
-      await tailer.stop();
+      await source.close();
     },
     stats: () => ({
       connections: sessions.size,
       subscriptions: [...sessions].reduce((n, s) => n + s.subscriptions.size, 0),
-      logPosition: tailer.position(),
+      maxBufferedPackets: [...sessions].reduce((n, s) => Math.max(n, s.buffered()), 0),
+      eventsSeen: source.position(),
     }),
+  };
+}
+
+interface EventSource {
+  close(): Promise<void>;
+  position(): number;
+}
+
+/** Where this process receives the workers' events from (push endpoint or polled log). */
+async function startEventSource(deps: GatewayDeps, dispatch: (event: RealtimeEvent) => void): Promise<EventSource> {
+  if ((deps.fanout ?? 'push') === 'log') {
+    const tailer = createEventLogTailer(createEventLog(deps.db), ({ event }) => dispatch(event), deps.logger, deps.tailer);
+    await tailer.start();
+    return { close: () => tailer.stop(), position: () => tailer.position() };
+  }
+  let received = 0;
+  let registration: NodeRegistration | undefined;
+  const receiver: PushReceiver = await startPushReceiver(
+    () => registration?.secret ?? '',
+    (events) => {
+      received += events.length;
+      for (const event of events) dispatch(event);
+    },
+    deps.logger,
+    deps.push,
+  );
+  try {
+    registration = await registerNode(deps.db, receiver.url, deps.logger);
+  } catch (error) {
+    await receiver.close();
+    throw error;
+  }
+  return {
+    async close() {
+      await registration?.stop();
+      await receiver.close();
+    },
+    position: () => received,
   };
 }

@@ -2,10 +2,20 @@ import type { Connection } from 'mongoose';
 import type { RealtimeEvent, RealtimePublisher } from '../contracts/realtime-publisher';
 import type { Logger } from '../logging/logger';
 import { createEventLog } from './event-log';
+import { createPushPublisher, PushPublisherOptions } from './push-publisher';
+
+/**
+ * How events travel from workers to API processes. `push` (default): HTTP to every registered
+ * API process. `log`: an event log collection the API processes poll; only for a real MongoDB
+ * (FerretDB 1.x scans the whole collection on every poll, docs/realtime.md).
+ */
+export type Fanout = 'push' | 'log';
 
 export interface RealtimePublisherDeps {
   db: Connection;
   logger?: Logger;
+  fanout?: Fanout;
+  push?: PushPublisherOptions;
   /** Events older than this are swept from the log (default 10 minutes). */
   retentionMs?: number;
   /** How often a publisher sweeps (default once a minute). */
@@ -14,12 +24,16 @@ export interface RealtimePublisherDeps {
 }
 
 /**
- * The worker side of the fan-out: `publish` appends the events to the MongoDB event log with
- * consecutive seqs, in order, and resolves once they are stored. Every API process tails the log.
- * Activities must write their documents (book levels, orders, fills) before publishing, so a
- * snapshot read after an event never misses what the event announced.
+ * The worker side of the fan-out (see Fanout). Activities must write their documents (book
+ * levels, orders, fills) before publishing, so a snapshot read after an event never misses what
+ * the event announced.
  */
 export function createRealtimePublisher(deps: RealtimePublisherDeps): RealtimePublisher {
+  return (deps.fanout ?? 'push') === 'push' ? createPushPublisher(deps.db, deps.logger, deps.push) : createLogPublisher(deps);
+}
+
+/** `log` fanout: appends with consecutive seqs, in order; resolves once stored. */
+function createLogPublisher(deps: RealtimePublisherDeps): RealtimePublisher {
   const log = createEventLog(deps.db);
   const retentionMs = deps.retentionMs ?? 10 * 60_000;
   const sweepEveryMs = deps.sweepEveryMs ?? 60_000;

@@ -134,6 +134,8 @@ describe('realtime gateway: book channel', () => {
 
   it('when several API processes serve sockets, then each one delivers what one worker published, within tens of ms', async () => {
     const second = await startGatewayServer(db());
+    // A worker started now: it finds both API processes in the registry (others do within 1 s).
+    const publisher = newPublisher(db());
     try {
       const market = await seedMarket(db());
       const writer = new BookWriter(db(), publisher, market);

@@ -5,10 +5,11 @@ import { startApiServer, RunningApi, WS_PATH } from '../../src/api/server';
 import { consumeWsToken, issueWsToken, WsTokenDeps } from '../../src/auth';
 import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
 import { createBookLevelModel, createBookStateModel, createMarketModel, createWsTokenModel, createWsTokenUseModel } from '../../src/db/models';
-import { attachGateway, createRealtimePublisher, Gateway, GatewayDeps, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
+import { attachGateway, createRealtimePublisher, Fanout, Gateway, GatewayDeps, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
 import { createLogger } from '../../src/logging/logger';
 import { formatCanonical } from '../../src/money';
 import type { ServerOptions } from 'socket.io';
+
 
 export const CHAIN_ID = 56;
 export const DECIMALS = 6;
@@ -31,7 +32,7 @@ export interface GatewayServer {
 /** The real API server on port 0 with the real gateway, tokens checked by src/auth against `db`. */
 export async function startGatewayServer(
   db: Connection,
-  options: { limits?: GatewayDeps['limits']; socketOptions?: Partial<ServerOptions> } = {},
+  options: { limits?: GatewayDeps['limits']; socketOptions?: Partial<ServerOptions>; fanout?: Fanout } = {},
 ): Promise<GatewayServer> {
   let gateway: Gateway | undefined;
   const api = await startApiServer({
@@ -46,6 +47,7 @@ export async function startGatewayServer(
         logger,
         consumeWsToken: (token) => consumeWsToken(wsTokenDeps(db), token),
         limits: options.limits,
+        fanout: options.fanout,
         tailer: { pollIntervalMs: 10 },
       });
       return gateway;
@@ -120,7 +122,7 @@ export class BookWriter {
 }
 
 export const priceOf = (ticks: number) => formatCanonical(BigInt(ticks), 2);
-export const newPublisher = (db: Connection) => createRealtimePublisher({ db, logger });
+export const newPublisher = (db: Connection, fanout?: Fanout) => createRealtimePublisher({ db, logger, fanout });
 
 /** A socket.io client on the gateway; `auth.token` unless `tokenIn` says query. */
 export function client(api: RunningApi, token?: string, tokenIn: 'auth' | 'query' = 'auth'): ClientSocket {

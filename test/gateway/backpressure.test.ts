@@ -1,0 +1,133 @@
+import type { Socket as NetSocket } from 'node:net';
+import type { Socket as ClientSocket } from 'socket.io-client';
+import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import { useTestDatabase } from '../helpers/test-database';
+import {
+  BookWriter, CHAIN_ID, client, ClientBook, connected, eventually, GatewayServer, newPublisher, request, seedMarket, startGatewayServer,
+} from './gateway-harness';
+
+/** The client's TCP socket: pausing it makes a consumer that stops reading, as a stalled app would. */
+function tcpOf(socket: ClientSocket): NetSocket {
+  return (socket.io.engine as unknown as { transport: { ws: { _socket: NetSocket } } }).transport.ws._socket;
+}
+
+const PAD = 'x'.repeat(100 * 1024);
+
+/** Publishes `count` large trades (100 KB each): far more than loopback TCP buffers hold. */
+async function floodTrades(publisher: RealtimePublisher, condition_id: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 10) {
+    // Each batch is 1 MB of log rows.
+    const batch: RealtimeEvent[] = [];
+    for (let j = i; j < Math.min(count, i + 10); j += 1) {
+      batch.push({ channel: 'trades', chain_id: CHAIN_ID, condition_id, payload: { trade_id: `t${j}`, condition_id, chain_id: CHAIN_ID, price: '0.5', size: '1', created_at: new Date().toISOString(), pad: PAD } });
+    }
+    await publisher.publish(batch);
+  }
+}
+
+describe('realtime gateway: slow consumers and heartbeats', () => {
+  const { db } = useTestDatabase('gw_bp');
+  let publisher: RealtimePublisher;
+  const servers: GatewayServer[] = [];
+  const sockets: ClientSocket[] = [];
+  const start = async (options: Parameters<typeof startGatewayServer>[1]) => {
+    const server = await startGatewayServer(db(), options);
+    servers.push(server);
+    return server;
+  };
+  const open = async (server: GatewayServer) => {
+    const socket = client(server.api);
+    sockets.push(socket);
+    await connected(socket);
+    return socket;
+  };
+
+  beforeAll(() => {
+    publisher = newPublisher(db());
+  });
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.disconnect();
+    for (const s of servers.splice(0)) await s.close();
+  });
+
+  it('when a trades subscriber stops reading, then its queue stays bounded and it is cut with SLOW_CONSUMER', async () => {
+    const server = await start({ limits: { softBufferedPackets: 8, maxBufferedPackets: 32, killGraceMs: 60_000 } });
+    const market = await seedMarket(db());
+    const socket = await open(server);
+    let trades = 0;
+    const goodbye: unknown[] = [];
+    let reason: string | undefined;
+    socket.on('trades', () => (trades += 1));
+    socket.on('gateway_error', (m: unknown) => goodbye.push(m));
+    socket.on('disconnect', (r: string) => (reason = r));
+    await request(socket, 'subscribe', { channel: 'trades', condition_id: market });
+    tcpOf(socket).pause();
+
+    let peak = 0;
+    let flooded = 0;
+    const watch = setInterval(() => (peak = Math.max(peak, server.gateway.stats().maxBufferedPackets)), 5);
+    try {
+      // Flood until the gateway cuts the socket (how much the kernel absorbs first varies).
+      while (server.gateway.stats().connections > 0) {
+        if (flooded >= 1_000) throw new Error('slow consumer never cut');
+        await floodTrades(publisher, market, 50);
+        flooded += 50;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      clearInterval(watch);
+    }
+    expect(peak).toBeLessThanOrEqual(32);
+
+    tcpOf(socket).resume();
+    await eventually(() => reason !== undefined, 15_000, 'client sees the disconnect');
+    expect(goodbye).toEqual([{ code: 'SLOW_CONSUMER', message: expect.stringContaining('reads too slowly') }]);
+    expect(reason).toBe('io server disconnect');
+    expect(trades).toBeLessThan(flooded);
+  });
+
+  it('when a book subscriber falls behind, then its stale deltas are dropped and it gets a fresh snapshot that matches the stored book', async () => {
+    const server = await start({ limits: { softBufferedPackets: 4, maxBufferedPackets: 100_000 } });
+    const market = await seedMarket(db());
+    const writer = new BookWriter(db(), publisher, market);
+    await writer.step([{ side: 'bid', ticks: 20, units: 1_000_000n }]);
+    const socket = await open(server);
+    const book = new ClientBook(socket, market);
+    await request(socket, 'subscribe', { channel: 'book', condition_id: market });
+    await request(socket, 'subscribe', { channel: 'trades', condition_id: market });
+    await eventually(() => book.snapshots === 1, 5_000, 'snapshot');
+    tcpOf(socket).pause();
+
+    // Flood until the socket's queue is past the soft limit (how much the kernel absorbs varies).
+    let flooded = 0;
+    const backedUp = async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      return server.gateway.stats().maxBufferedPackets > 4;
+    };
+    while (!(await backedUp())) {
+      if (process.env.BP_DEBUG) process.stderr.write(`flooded=${flooded} stats=${JSON.stringify(server.gateway.stats())} tcpPaused=${String(tcpOf(socket).isPaused())} readable=${tcpOf(socket).readableLength}\n`);
+      if (flooded >= 1_000) throw new Error('socket never backed up');
+      await floodTrades(publisher, market, 50);
+      flooded += 50;
+    }
+    const head = server.gateway.stats().eventsSeen + 20;
+    for (let i = 0; i < 20; i += 1) await writer.step([{ side: 'ask', ticks: 60 + i, units: BigInt(1_000_000 + i) }, { side: 'bid', ticks: 20, units: BigInt(2_000_000 + i) }]);
+    await eventually(() => server.gateway.stats().eventsSeen >= head, 10_000, 'deltas reached the gateway');
+
+    tcpOf(socket).resume();
+    await eventually(() => book.seq === writer.seq, 15_000, 'client caught up');
+    expect(book.snapshots).toBeGreaterThanOrEqual(2);
+    expect(book.deltas).toBeLessThan(20);
+    expect(book.faults).toEqual([]);
+    expect(book.view()).toEqual(writer.expected());
+    expect(socket.connected).toBe(true);
+  });
+
+  it('when a client stops answering heartbeats, then the server drops it', async () => {
+    const server = await start({ socketOptions: { pingInterval: 100, pingTimeout: 100 } });
+    const socket = await open(server);
+    expect(server.gateway.stats().connections).toBe(1);
+    tcpOf(socket).pause();
+    await eventually(() => server.gateway.stats().connections === 0, 3_000, 'dead client dropped');
+  });
+});
