@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Socket as ClientSocket } from 'socket.io-client';
+import { buildV1Routers, createApiModules, ApiModules } from '../../src/api/routes';
+import { RunningApi, startApiServer } from '../../src/api/server';
+import { consumeWsToken } from '../../src/auth';
+import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
+import { createChainRegistry } from '../../src/markets/chains';
+import { call, JWT_SECRET, keyPair, PEPPER, signJwt, TEST_CHAIN } from '../api/issue4-harness';
+import { createTestConditionPreparer } from '../api/test-condition-preparer';
+import { useTestDatabase } from '../helpers/test-database';
+import { client, connected, logger, newPublisher, refused, request, seedMarket, wallet } from './gateway-harness';
+
+/** The API process as src/api/main.ts should wire it: REST auth routes and the gateway on one port. */
+describe('realtime gateway end to end: POST /v1/auth/ws-token, the handshake and the example client', () => {
+  const { db } = useTestDatabase('gw_e2e');
+  let api: RunningApi;
+  let modules: ApiModules;
+  const sockets: ClientSocket[] = [];
+
+  beforeAll(async () => {
+    modules = createApiModules({
+      db: db(), logger, chains: createChainRegistry([TEST_CHAIN]), preparerFor: () => createTestConditionPreparer(),
+      apiKeyPepper: PEPPER, jwt: { secret: JWT_SECRET }, apiKeyUsageFlushMs: 60_000,
+    });
+    api = await startApiServer({
+      host: '127.0.0.1', port: 0, logger, readiness: [], v1Routers: buildV1Routers(modules),
+      socketOptions: GATEWAY_SOCKET_OPTIONS,
+      attachGateway: (io) => attachGateway(io, { db: db(), logger, consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token) }),
+    });
+  });
+  afterEach(() => {
+    for (const s of sockets.splice(0)) s.disconnect();
+  });
+  afterAll(async () => {
+    await modules?.close();
+    await api?.close();
+  });
+
+  async function apiKeyFor(owner: string): Promise<{ key_id: string; secret: string }> {
+    const created = await call(`${api.url}/v1/auth/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${await signJwt(owner)}` }, body: {} });
+    expect(created.status).toBe(201);
+    return created.body as { key_id: string; secret: string };
+  }
+
+  it('when a token comes from POST /v1/auth/ws-token, then it opens the user channel once, for its wallet only', async () => {
+    const owner = wallet();
+    const key = await apiKeyFor(owner);
+    const issued = await call(`${api.url}/v1/auth/ws-token`, { method: 'POST', headers: keyPair(key.key_id, key.secret) });
+    expect(issued.status).toBe(200);
+    expect(issued.body.expires_in).toBe(60);
+    const socket = client(api, issued.body.token as string);
+    sockets.push(socket);
+    const received: unknown[] = [];
+    socket.on('user', (m: unknown) => received.push(m));
+    await connected(socket);
+    expect(await request(socket, 'subscribe', { channel: 'user' })).toEqual({ ok: true });
+    const again = client(api, issued.body.token as string);
+    sockets.push(again);
+    expect((await refused(again)).data?.code).toBe('AUTH_INVALID');
+
+    const publisher = newPublisher(db());
+    await publisher.publish([
+      { channel: 'user', wallet: wallet(), payload: { type: 'order', order: { order_hash: '0xother' } } },
+      { channel: 'user', wallet: owner, payload: { type: 'order', order: { order_hash: '0xmine' } } },
+    ]);
+    const until = Date.now() + 5_000;
+    while (received.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(received).toEqual([{ type: 'order', order: { order_hash: '0xmine' } }]);
+  });
+
+  it('when the example client runs with an API key pair, then it subscribes and prints the events it gets', async () => {
+    const owner = wallet();
+    const key = await apiKeyFor(owner);
+    const market = await seedMarket(db());
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '../../scripts/ws-example.ts')], {
+      env: { ...process.env, PREDEX_URL: api.url, PREDEX_API_KEY: key.key_id, PREDEX_API_SECRET: key.secret, CONDITION_ID: market, CHAIN_ID: '56' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const wait = async (text: string) => {
+        const until = Date.now() + 30_000;
+        while (!output.includes(text)) {
+          if (Date.now() > until) throw new Error(`example client never printed ${text}; output:\n${output}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      await wait('subscribe user {"ok":true}');
+      await wait('book seq 0');
+      await newPublisher(db()).publish([{ channel: 'user', wallet: owner, payload: { type: 'order', order: { order_hash: '0xexample', status: 'OPEN' } } }]);
+      await wait('"order_hash":"0xexample"');
+      expect(output).toContain('connected (authenticated)');
+      expect(output).toContain('subscribe trades {"ok":true}');
+    } finally {
+      child.kill('SIGINT');
+    }
+  });
+});
