@@ -118,6 +118,7 @@ export class ConnectionSession {
     return true;
   }
 
+  /** Forgets every subscription (after the gateway has unrouted them) and stops all writes. */
   close(): void {
     this.closed = true;
     for (const key of [...this.subscriptions.keys()]) this.remove(key);
@@ -197,7 +198,8 @@ export class ConnectionSession {
     conn.writeBuffer = [];
     conn.packetsFn = [];
     this.socket.emit('gateway_error', { code, message });
-    this.close();
+    // Closed for writes now; the gateway's disconnect handler unroutes the subscriptions, then close().
+    this.closed = true;
     this.socket.disconnect(true);
     // A client that never reads never drains the goodbye: destroy the transport after a grace.
     const transport = (this.socket.conn as unknown as { transport?: { socket?: { terminate?: () => void } } }).transport;

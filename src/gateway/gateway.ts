@@ -37,7 +37,7 @@ export interface GatewayDeps {
 export interface Gateway {
   close(): Promise<void>;
     /** For health and tests: live sessions, their subscriptions, the largest per-socket queue, events received (push) or log seq reached (log). */
-  stats(): { connections: number; subscriptions: number; maxBufferedPackets: number; eventsSeen: number };
+  stats(): { connections: number; subscriptions: number; routes: number; maxBufferedPackets: number; eventsSeen: number };
 }
 
 type Ack = (answer: { ok: true } | { ok: false; error: { code: ErrorCode; message: string } }) => void;
@@ -144,6 +144,11 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
       session.close();
       sessions.delete(session);
     });
+    if (socket.disconnected) {
+      // Closed between the handshake and here: nothing will fire 'disconnect' again.
+      session.close();
+      sessions.delete(session);
+    }
   }
 
   io.use(wsAuthMiddleware(deps.consumeWsToken, deps.logger));
@@ -158,6 +163,7 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
     stats: () => ({
       connections: sessions.size,
       subscriptions: [...sessions].reduce((n, s) => n + s.subscriptions.size, 0),
+      routes: [...routes.values()].reduce((n, set) => n + set.size, 0),
       maxBufferedPackets: [...sessions].reduce((n, s) => Math.max(n, s.buffered()), 0),
       eventsSeen: source.position(),
     }),
