@@ -39,6 +39,8 @@ export class ConnectionSession {
   private closed = false;
   private staleWork = false;
   private readonly pendingTickers = new Map<string, Record<string, unknown>>();
+  private tokens: number;
+  private tokensAt = Date.now();
 
   constructor(
     readonly socket: Socket,
@@ -48,6 +50,38 @@ export class ConnectionSession {
     private readonly logger: Logger,
   ) {
     socket.conn.on('drain', () => this.onDrain());
+    this.tokens = limits.messageBurst;
+  }
+
+  /** Token bucket over the client's messages: false when it sends faster than the limits allow. */
+  takeMessageToken(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(this.limits.messageBurst, this.tokens + ((now - this.tokensAt) / 1000) * this.limits.messagesPerSecond);
+    this.tokensAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** The WebSocket under the transport, if any (engine.io marks itself closed before it is). */
+  private webSocket(): { readyState: number; terminate(): void } | undefined {
+    const transport = (this.socket.conn as unknown as { transport?: { socket?: { readyState?: unknown; terminate?: unknown } } }).transport;
+    const ws = transport?.socket;
+    return ws && typeof ws.terminate === 'function' && typeof ws.readyState === 'number' ? (ws as { readyState: number; terminate(): void }) : undefined;
+  }
+
+  /** Whether anything of the connection is still open, down to the TCP socket. */
+  isOpen(): boolean {
+    const ws = this.webSocket();
+    return ws ? ws.readyState !== 3 /* CLOSED */ : this.socket.conn.readyState !== 'closed';
+  }
+
+  /** Destroys the transport if the connection has not closed by itself (a peer that stopped reading). */
+  terminate(): void {
+    if (!this.isOpen()) return;
+    const ws = this.webSocket();
+    if (ws) ws.terminate();
+    else this.socket.conn.close(true);
   }
 
   get isClosed(): boolean {
@@ -202,11 +236,6 @@ export class ConnectionSession {
     this.closed = true;
     this.socket.disconnect(true);
     // A client that never reads never drains the goodbye: destroy the transport after a grace.
-    const transport = (this.socket.conn as unknown as { transport?: { socket?: { terminate?: () => void } } }).transport;
-    setTimeout(() => {
-      if (this.socket.conn.readyState === 'closed') return;
-      if (transport?.socket?.terminate) transport.socket.terminate();
-      else this.socket.conn.close(true);
-    }, this.limits.killGraceMs).unref();
+    setTimeout(() => this.terminate(), this.limits.killGraceMs).unref();
   }
 }

@@ -125,13 +125,20 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
   function onConnection(socket: Socket): void {
     const session = new ConnectionSession(socket, identityOf(socket).wallet, books, limits, deps.logger);
     sessions.add(session);
+    const limited = (ack: unknown) => {
+      if (session.takeMessageToken()) return false;
+      answer(ack, new AppError('RATE_LIMITED', `At most ${limits.messagesPerSecond} subscribe/unsubscribe messages per second`));
+      return true;
+    };
     socket.on('subscribe', (raw: unknown, ack: unknown) => {
+      if (limited(ack)) return;
       // Ack first, snapshot after: subscribe() registers the book, whose snapshot is read async.
       Promise.resolve()
         .then(() => subscribe(session, validateOrThrow(validateSubscriptionMessage, raw, 'subscribe message')))
         .then(() => answer(ack), (error: unknown) => answer(ack, error));
     });
     socket.on('unsubscribe', (raw: unknown, ack: unknown) => {
+      if (limited(ack)) return;
       try {
         unsubscribe(session, validateOrThrow(validateSubscriptionMessage, raw, 'unsubscribe message'));
         answer(ack);
@@ -159,6 +166,12 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
     async close() {
       io.off('connection', onConnection);
       await source.close();
+      // Say goodbye to every socket; peers that stopped reading would hold shutdown for 30 s (ws close timeout).
+      const open = [...sessions];
+      for (const session of open) session.socket.disconnect(true);
+      const until = Date.now() + limits.shutdownGraceMs;
+      while (open.some((s) => s.isOpen()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      for (const session of open) session.terminate();
     },
     stats: () => ({
       connections: sessions.size,

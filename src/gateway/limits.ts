@@ -19,6 +19,12 @@ export interface GatewayLimits {
   minResyncIntervalMs: number;
   /** After SLOW_CONSUMER, how long the goodbye may take before the transport is destroyed (default 5 s). */
   killGraceMs: number;
+  /** subscribe/unsubscribe messages per second one connection may send on average (default 20)... */
+  messagesPerSecond: number;
+  /** ...and in a burst (default 50); beyond, the ack is RATE_LIMITED. Each book subscribe reads a snapshot. */
+  messageBurst: number;
+  /** On shutdown, how long connections get to close cleanly before their transports are destroyed (default 1 s). */
+  shutdownGraceMs: number;
 }
 
 export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
@@ -28,6 +34,9 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
   maxPendingDeltas: 1000,
   minResyncIntervalMs: 200,
   killGraceMs: 5_000,
+  messagesPerSecond: 20,
+  messageBurst: 50,
+  shutdownGraceMs: 1_000,
 };
 
 /** socket.io server options the gateway expects (pass to startApiServer's `socketOptions`). */

@@ -124,6 +124,28 @@ describe('realtime gateway: slow consumers and heartbeats', () => {
     expect(socket.connected).toBe(true);
   });
 
+  it('when a client sends subscribe messages faster than allowed, then the excess is answered RATE_LIMITED', async () => {
+    const server = await start({ limits: { messageBurst: 5, messagesPerSecond: 1 } });
+    const market = await seedMarket(db());
+    const socket = await open(server);
+    const answers = await Promise.all(Array.from({ length: 7 }, () => request(socket, 'subscribe', { channel: 'ticker', condition_id: market })));
+    expect(answers.filter((a) => a.ok)).toHaveLength(5);
+    expect(answers.slice(5)).toEqual([
+      { ok: false, error: { code: 'RATE_LIMITED', message: expect.any(String) } },
+      { ok: false, error: { code: 'RATE_LIMITED', message: expect.any(String) } },
+    ]);
+  });
+
+  it('when the API process shuts down while a client has stopped reading, then shutdown does not wait for that client', async () => {
+    const server = await start({ limits: { shutdownGraceMs: 200 } });
+    const socket = await open(server);
+    tcpOf(socket).pause();
+    const started = Date.now();
+    await server.close();
+    servers.splice(0);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it('when a client stops answering heartbeats, then the server drops it', async () => {
     const server = await start({ socketOptions: { pingInterval: 100, pingTimeout: 100 } });
     const socket = await open(server);
