@@ -217,7 +217,8 @@ export class ConnectionSession {
     if (!this.staleWork || this.closed || this.buffered() >= this.limits.softBufferedPackets) return;
     this.staleWork = false;
     for (const sub of this.subscriptions.values()) {
-      if (sub.channel === 'book' && sub.state === 'stale') this.resync(sub, true);
+      // Not immediate: a socket that keeps falling behind costs at most one snapshot read per minResyncIntervalMs.
+      if (sub.channel === 'book' && sub.state === 'stale') this.resync(sub, false);
     }
     const tickers = [...this.pendingTickers.values()];
     this.pendingTickers.clear();

@@ -93,12 +93,16 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
     }
     const market = marketOf(message);
     const key = marketKey(message.channel, market);
-    if (!session.subscriptions.has(key) && session.subscriptions.size >= limits.maxSubscriptions) {
-      throw new AppError('RATE_LIMITED', `At most ${limits.maxSubscriptions} subscriptions per connection`);
-    }
+    const checkRoom = () => {
+      if (!session.subscriptions.has(key) && session.subscriptions.size >= limits.maxSubscriptions) {
+        throw new AppError('RATE_LIMITED', `At most ${limits.maxSubscriptions} subscriptions per connection`);
+      }
+    };
+    checkRoom();
     const found = await markets.find(market);
     if (!found) throw new AppError('NOT_FOUND', `Unknown market ${market.condition_id} on chain ${market.chain_id}`);
     if (session.isClosed) return;
+    checkRoom(); // again: other subscribes of this connection may have landed during the lookup
     route(key, session, true);
     if (message.channel === 'book') session.addBook(key, market, found.decimals);
     else session.addPlain(key, { channel: message.channel, market });
