@@ -5,7 +5,10 @@ import { loadConfig, ConfigError } from '../src/config';
 import { connectDatabase } from '../src/db/connect';
 import { createLogger } from '../src/logging/logger';
 import { ensureMatchingIndexes, matchingCollections } from '../src/matching/collections';
+import { chainPortFromConfig } from '../src/runtime/chain-from-config';
 import { mongoUriOf, temporalAddressOf } from '../src/runtime/endpoints';
+import { createRealtimePublisher } from '../src/gateway';
+import { createChainSettlement } from '../src/settlement/chain-settlement';
 import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';
 import { createMarketMatcherClient } from '../src/temporal/market-matcher.client';
 
@@ -23,13 +26,15 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect({ address });
   const clientConnection = await Connection.connect({ address });
   const client = new Client({ connection: clientConnection, namespace: config.TEMPORAL_NAMESPACE });
-  // TODO(chain, gateway): pass `chain` (SettlementChain over src/chain) and `publisher` (src/gateway) once they exist.
+  const chainPort = chainPortFromConfig(config);
+  const chain = createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS);
+  const publisher = createRealtimePublisher({ db, logger });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ db, logger }),
+    activities: createActivities({ db, logger, chain, publisher }),
   });
   const sweeper = startHandoffSweeper({ collections, matcher: createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE), logger });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.

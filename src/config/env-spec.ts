@@ -84,6 +84,8 @@ export const ENV_SPEC = {
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },
   CHAIN_PORT: { parse: port, default: 8545, description: 'Embedded chain JSON-RPC port' },
   CHAIN_CONFIRMATIONS: { parse: nonNegativeInt, default: 1, description: 'Confirmations before a settlement is CONFIRMED' },
+  REALTIME_PUSH_PORT: { parse: port, default: 0, description: 'Internal port where workers push realtime events to this API process (0: any free port)' },
+  REALTIME_PUSH_URL: { parse: url, description: 'URL workers use to reach this API process\'s push port, when its listen address is not reachable as is (containers)' },
   LOCAL_DEV_CHAIN: {
     parse: bool,
     default: false,

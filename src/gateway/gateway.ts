@@ -32,6 +32,8 @@ export interface GatewayDeps {
   tailer?: TailerOptions;
   markets?: MarketDirectory;
   books?: BookSnapshotReader;
+  /** Sees every event this process receives, before delivery (order entry's cache and hold hook). */
+  onEvent?: (event: RealtimeEvent) => void;
 }
 
 export interface Gateway {
@@ -76,6 +78,7 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
 
   function dispatch(event: RealtimeEvent): void {
     try {
+      deps.onEvent?.(event);
       const key = keyOf(event);
       for (const session of routes.get(key) ?? []) session.deliver(key, event);
     } catch (error) {

@@ -2,6 +2,9 @@ import type { Router } from 'express';
 import type { Connection } from 'mongoose';
 import { buildRootRouters, buildV1Routers, createApiModules } from '../api/routes';
 import type { ReadinessCheck } from '../api/health.routes';
+import type { ApiServerDeps } from '../api/server';
+import { consumeWsToken } from '../auth/ws-tokens';
+import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../gateway';
 import type { ChainPort } from '../chain';
 import { Config, ConfigError } from '../config';
 import type { Logger } from '../logging/logger';
@@ -16,6 +19,8 @@ export interface ApiComposition {
   v1Routers: Router[];
   rootRouters: Router[];
   readiness: ReadinessCheck[];
+  socketOptions: ApiServerDeps['socketOptions'];
+  attachGateway: ApiServerDeps['attachGateway'];
   close(): Promise<void>;
 }
 
@@ -58,6 +63,19 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
   return {
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
     rootRouters: buildRootRouters(modules),
+    socketOptions: GATEWAY_SOCKET_OPTIONS,
+    attachGateway: (io) =>
+      attachGateway(io, {
+        db,
+        logger,
+        consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token),
+        defaultChainId: config.CHAIN_ID,
+        push: { host: config.HOST, port: config.REALTIME_PUSH_PORT, advertiseUrl: config.REALTIME_PUSH_URL },
+        // Settlement and order-end events refresh cached balances and release holds.
+        onEvent: (event) => {
+          orders.onRealtimeEvent(event).catch((error: unknown) => logger.warn({ err: error }, 'order event hook failed'));
+        },
+      }),
     readiness: [
       { name: 'mongodb', check: () => pingDatabase(db) },
       { name: 'temporal', check: () => pingTemporal(temporal.connection) },

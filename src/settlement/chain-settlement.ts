@@ -1,0 +1,70 @@
+import type { Hex } from 'viem';
+import { ChainRevertError, matchSubmissionFromTrades, type ChainPort, type MatchSubmission } from '../chain';
+import { signedOrderOfRecord } from '../contracts/signed-order-of-record';
+import { isAppError } from '../errors';
+import { SettlementChainError, type SettlementBatch, type SettlementChain, type ReceiptState } from './settlement-chain';
+
+/**
+ * The real settlement port: one `matchOrders` per batch through the chain module. A batch holds
+ * the trades of one incoming (taker) order against the resting orders it met, which is exactly
+ * what one `matchOrders(taker, makers, ...)` call settles.
+ */
+export function createChainSettlement(portFor: (chainId: number) => ChainPort, requiredConfirmations: number): SettlementChain {
+  return {
+    requiredConfirmations,
+    async submitMatch(batch) {
+      const submission = matchSubmissionOf(batch);
+      try {
+        return await portFor(batch.chain_id).submitMatch(submission);
+      } catch (error) {
+        throw asSettlementError(error);
+      }
+    },
+    async getReceipt(chainId, txHash): Promise<ReceiptState> {
+      try {
+        const state = await portFor(chainId).getReceiptState(txHash as Hex);
+        if (state.status === 'pending') return state;
+        return { status: state.status, blockNumber: state.blockNumber.toString(), confirmations: state.confirmations };
+      } catch (error) {
+        throw asSettlementError(error);
+      }
+    },
+    async checkOrder(chainId, _exchange, order) {
+      try {
+        const port = portFor(chainId);
+        const [status, nonce] = await Promise.all([port.orderStatus(order.order_hash as Hex), port.makerNonce(order.maker as Hex)]);
+        return { cancelled: status.cancelled, nonceBumped: BigInt(order.nonce) < nonce };
+      } catch (error) {
+        throw asSettlementError(error);
+      }
+    },
+  };
+}
+
+/**
+ * The `matchOrders` arguments of a batch: the chain module's `matchSubmissionFromTrades` derives
+ * both amounts of every leg from the engine's exact sizes and collateral, and checks that every
+ * trade shares the batch's one taker and conserves assets. A batch that breaks that is final.
+ */
+export function matchSubmissionOf(batch: SettlementBatch): MatchSubmission {
+  const records = new Map<string, SettlementBatch['trades'][number]['taker']['order']>();
+  const legOf = (leg: SettlementBatch['trades'][number]['taker']) => {
+    records.set(leg.order.order_hash, leg.order);
+    return { orderHash: leg.order.order_hash, side: leg.order.side, size: BigInt(leg.size), collateral: BigInt(leg.collateral) };
+  };
+  const trades = batch.trades.map((t) => ({ kind: t.kind, size: BigInt(t.size), maker: legOf(t.maker), taker: legOf(t.taker) }));
+  try {
+    return matchSubmissionFromTrades(trades, (hash) => signedOrderOfRecord(records.get(hash)!));
+  } catch (error) {
+    throw new SettlementChainError(`settlement batch ${batch.batchId}: ${(error as Error).message}`, false, { cause: error });
+  }
+}
+
+/** A revert is final (the contract refuses this match); anything else (node down, timeout) may pass on retry. */
+function asSettlementError(error: unknown): SettlementChainError {
+  if (error instanceof SettlementChainError) return error;
+  if (error instanceof ChainRevertError) return new SettlementChainError(error.message, false, { cause: error });
+  const message = error instanceof Error ? error.message : String(error);
+  const transient = !isAppError(error) || error.retryable;
+  return new SettlementChainError(message, transient, { cause: error });
+}
