@@ -11,14 +11,18 @@ interface IERC1271 {
 /// @title Exchange
 /// @notice Settles matches of EIP-712 signed orders on binary outcome tokens (design after
 ///         Polymarket's CTF exchange, written for this project). An off-chain matcher (the
-///         operator) submits one taker order against one or more maker orders; the contract checks
-///         every signature, nonce, expiry, counterparty restriction, remaining amount and signed
-///         price, then moves collateral and outcome tokens.
-/// @dev Fill amounts are in the maker-amount units of each order: collateral wei for a BUY,
-///      outcome-token wei for a SELL. A maker filled `f` receives `ceil(f * takerAmount / makerAmount)`,
-///      i.e. exactly its signed price, rounded in its favour. The taker gives what the makers' fills
-///      require (at most `takerFillAmount`) and must end at a price no worse than it signed:
-///      received * makerAmount >= given * takerAmount. Fees: see `_fee`.
+///         operator) submits one taker order against one or more maker orders, with what each
+///         order gives and gets; the contract checks every signature, nonce, expiry, counterparty
+///         restriction, remaining amount, signed price and the conservation of each leg, then
+///         moves collateral and outcome tokens.
+/// @dev Every order of a match comes with a `Fill`: `making`, what it gives (collateral wei for a
+///      BUY, outcome-token wei for a SELL) and `taking`, what it gets (tokens for a BUY, collateral
+///      for a SELL). The contract computes neither; it checks them: the signed price holds exactly
+///      (`taking * makerAmount >= making * takerAmount`, no rounding), `making` fits the order's
+///      remaining (maker-amount units), and each maker leg conserves assets with the taker's side
+///      of it (transfer: same collateral, same tokens; mint: the two collaterals sum to the minted
+///      amount; merge: the merged amount splits into the two receipts). The taker's `Fill` must be
+///      exactly the sum of its sides of the legs. Fees: see `_fee`.
 contract Exchange {
     struct Order {
         uint256 salt;
@@ -46,9 +50,14 @@ contract Exchange {
         bytes32 conditionId;
     }
 
-    /// @dev What the taker gave and got over all maker legs, and the fees it owes and others paid.
+    /// @dev What an order gives (`making`, its maker-amount units) and gets (`taking`) in one match.
+    struct Fill {
+        uint256 making;
+        uint256 taking;
+    }
+
+    /// @dev The taker's sides of the maker legs so far, and the fees it owes and sellers paid.
     struct Totals {
-        uint256 cap; // takerFillAmount
         uint256 given;
         uint256 received;
         uint256 takerFee;
@@ -211,87 +220,99 @@ contract Exchange {
 
     // ---- matching ----
 
-    /// @param takerFillAmount the most the taker order may give, in its maker-amount units.
-    /// @param makerFillAmounts what each maker order gives, in its maker-amount units.
+    /// @param takerFill what the taker order gives and gets in all: the sum of its sides of the legs.
+    /// @param makerFills what each maker order gives and gets (one leg per maker; an order may
+    ///        appear in several legs).
     function matchOrders(
         Order calldata takerOrder,
         Order[] calldata makerOrders,
-        uint256 takerFillAmount,
-        uint256[] calldata makerFillAmounts
+        Fill calldata takerFill,
+        Fill[] calldata makerFills
     ) external onlyOperator nonReentrant {
         require(!paused, "Exchange: paused");
-        require(makerOrders.length > 0 && makerOrders.length == makerFillAmounts.length, "Exchange: bad lengths");
+        require(makerOrders.length > 0 && makerOrders.length == makerFills.length, "Exchange: bad lengths");
         bytes32 takerHash = _validate(takerOrder);
+        _checkPrice(takerOrder, takerFill);
+        _consume(takerHash, takerOrder, takerFill.making);
         bool takerBuys = takerOrder.side == BUY;
-        // Take the taker's side up front; what the legs do not use is refunded below.
-        _pull(takerOrder.maker, takerBuys ? 0 : takerOrder.tokenId, takerFillAmount);
+        // Take the taker's side up front; the legs must use exactly this much.
+        _pull(takerOrder.maker, takerBuys ? 0 : takerOrder.tokenId, takerFill.making);
 
         Totals memory t;
-        t.cap = takerFillAmount;
         for (uint256 i = 0; i < makerOrders.length; i++) {
-            _fillMaker(takerOrder, makerOrders[i], makerFillAmounts[i], t);
+            _fillMaker(takerOrder, makerOrders[i], makerFills[i], t);
         }
-        _consume(takerHash, takerOrder, t.given);
-        require(
-            t.received * takerOrder.makerAmount >= t.given * takerOrder.takerAmount, "Exchange: taker price worse than signed"
-        );
-        _settleTaker(takerOrder, takerFillAmount, t);
+        require(t.given == takerFill.making, "Exchange: taker making does not match the legs");
+        require(t.received == takerFill.taking, "Exchange: taker taking does not match the legs");
+        _payOrder(takerOrder, takerFill.taking, t.takerFee, t);
+        if (t.feesHeld > 0) _collateralTo(feeRecipient, t.feesHeld);
         emit OrderFilled(
             takerHash,
             takerOrder.maker,
             address(0),
             takerBuys ? 0 : takerOrder.tokenId,
             takerBuys ? takerOrder.tokenId : 0,
-            t.given,
-            t.received,
+            takerFill.making,
+            takerFill.taking,
             t.takerFee
         );
-        emit OrdersMatched(takerHash, takerOrder.maker, t.given, t.received, makerOrders.length);
+        emit OrdersMatched(takerHash, takerOrder.maker, takerFill.making, takerFill.taking, makerOrders.length);
     }
 
-    /// @dev One maker leg: validate, take the maker's side, mint/merge if needed, pay the maker.
-    function _fillMaker(Order calldata taker, Order calldata maker, uint256 fill, Totals memory t) private {
-        require(fill > 0, "Exchange: zero fill");
+    /// @dev One maker leg: validate, check price and remaining, derive the taker's side of the leg
+    ///      by conservation, take the maker's side, mint/merge if needed, pay the maker.
+    function _fillMaker(Order calldata taker, Order calldata maker, Fill calldata fill, Totals memory t) private {
+        require(fill.making > 0, "Exchange: zero fill");
         bytes32 makerHash = _validate(maker);
         require(maker.taker == address(0) || maker.taker == taker.maker, "Exchange: maker restricted to another taker");
         require(taker.taker == address(0) || taker.taker == maker.maker, "Exchange: taker restricted to another maker");
-        _consume(makerHash, maker, fill);
-        uint256 owed = _ceilDiv(fill * maker.takerAmount, maker.makerAmount);
+        _checkPrice(maker, fill);
+        _consume(makerHash, maker, fill.making);
         bool makerBuys = maker.side == BUY;
 
-        // What the taker gives and gets in this leg, known before anything moves.
+        // The taker's side of this leg follows from the maker's by conservation.
         uint256 legGiven;
         uint256 legReceived;
         bool transfer = maker.tokenId == taker.tokenId;
         if (transfer) {
             require(maker.side != taker.side, "Exchange: same side on one token");
-            (legGiven, legReceived) = (owed, fill);
+            // The seller's tokens go to the buyer, the buyer's collateral to the seller.
+            (legGiven, legReceived) = (fill.taking, fill.making);
         } else {
             require(registry[taker.tokenId].complement == maker.tokenId, "Exchange: tokens not complements");
             require(maker.side == taker.side, "Exchange: complement orders must share a side");
-            // Mint: `owed` pairs are split, the maker paid `fill`, the taker funds the rest.
-            // Merge: `fill` pairs are merged, the maker takes `owed`, the taker the rest.
-            require(makerBuys || owed <= fill, "Exchange: merge price above one");
-            (legGiven, legReceived) = makerBuys ? (owed - fill, owed) : (fill, fill - owed);
+            if (makerBuys) {
+                // Mint `taking` pairs: the maker paid `making`, the taker pays the rest; each gets `taking` tokens.
+                require(fill.making <= fill.taking, "Exchange: mint price above one");
+                (legGiven, legReceived) = (fill.taking - fill.making, fill.taking);
+            } else {
+                // Merge `making` pairs: the maker takes `taking` collateral, the taker the rest.
+                require(fill.taking <= fill.making, "Exchange: merge price above one");
+                (legGiven, legReceived) = (fill.making, fill.making - fill.taking);
+            }
         }
         t.given += legGiven;
         t.received += legReceived;
-        require(t.given <= t.cap, "Exchange: taker fill exceeded");
 
-        _pull(maker.maker, makerBuys ? 0 : maker.tokenId, fill);
+        _pull(maker.maker, makerBuys ? 0 : maker.tokenId, fill.making);
         if (!transfer) {
             bytes32 conditionId = registry[taker.tokenId].conditionId;
-            if (makerBuys) ctf.splitPosition(address(collateral), conditionId, owed);
-            else ctf.mergePositions(address(collateral), conditionId, fill);
+            if (makerBuys) ctf.splitPosition(address(collateral), conditionId, fill.taking);
+            else ctf.mergePositions(address(collateral), conditionId, fill.making);
         }
 
-        uint256 makerFee = makerBuys ? _fee(maker.feeRateBps, owed, fill) : _fee(maker.feeRateBps, fill, owed);
-        t.takerFee += taker.side == BUY
-            ? _fee(taker.feeRateBps, legReceived, legGiven)
-            : _fee(taker.feeRateBps, legGiven, legReceived);
-        _payOrder(maker, owed, makerFee, t);
+        uint256 makerFee = _orderFee(maker, fill.making, fill.taking);
+        t.takerFee += _orderFee(taker, legGiven, legReceived);
+        _payOrder(maker, fill.taking, makerFee, t);
         emit OrderFilled(
-            makerHash, maker.maker, taker.maker, makerBuys ? 0 : maker.tokenId, makerBuys ? maker.tokenId : 0, fill, owed, makerFee
+            makerHash,
+            maker.maker,
+            taker.maker,
+            makerBuys ? 0 : maker.tokenId,
+            makerBuys ? maker.tokenId : 0,
+            fill.making,
+            fill.taking,
+            makerFee
         );
     }
 
@@ -305,17 +326,6 @@ contract Exchange {
             _collateralTo(order.maker, amount - fee);
             t.feesHeld += fee;
         }
-    }
-
-    function _settleTaker(Order calldata taker, uint256 takerFillAmount, Totals memory t) private {
-        uint256 refund = takerFillAmount - t.given;
-        if (taker.side == BUY) {
-            if (refund > 0) _collateralTo(taker.maker, refund);
-        } else if (refund > 0) {
-            ctf.safeTransferFrom(address(this), taker.maker, taker.tokenId, refund, "");
-        }
-        _payOrder(taker, t.received, t.takerFee, t);
-        if (t.feesHeld > 0) _collateralTo(feeRecipient, t.feesHeld);
     }
 
     // ---- checks ----
@@ -347,6 +357,12 @@ contract Exchange {
         remaining -= fill;
         status.remaining = remaining;
         if (remaining == 0) status.isFilledOrCancelled = true;
+    }
+
+    /// @dev The order gets at least its signed price: taking / making >= takerAmount / makerAmount,
+    ///      cross-multiplied exactly (no division, no rounding).
+    function _checkPrice(Order calldata order, Fill calldata fill) private pure {
+        require(fill.taking * order.makerAmount >= fill.making * order.takerAmount, "Exchange: price worse than signed");
     }
 
     function _validSignature(address signer, bytes32 digest, uint8 signatureType, bytes calldata signature)
@@ -383,6 +399,11 @@ contract Exchange {
         return ecrecover(digest, v, r, s);
     }
 
+    /// @dev The fee of an order giving `making` and getting `taking`: shares and collateral by side.
+    function _orderFee(Order calldata order, uint256 making, uint256 taking) private pure returns (uint256) {
+        return order.side == BUY ? _fee(order.feeRateBps, taking, making) : _fee(order.feeRateBps, making, taking);
+    }
+
     /// @dev decisions section 3: fee = bps/10000 * min(p, 1 - p) * size. With size `shares` and
     ///      price p = collateral / shares, min(p, 1-p) * size = min(collateral, shares - collateral).
     function _fee(uint256 feeRateBps, uint256 shares, uint256 collateralAmount) private pure returns (uint256) {
@@ -407,11 +428,6 @@ contract Exchange {
     function _collateralTo(address to, uint256 amount) private {
         if (amount > 0) require(collateral.transfer(to, amount), "Exchange: collateral transfer");
     }
-
-    function _ceilDiv(uint256 a, uint256 b) private pure returns (uint256) {
-        return a == 0 ? 0 : (a - 1) / b + 1;
-    }
-
     // ---- ERC-1155 receiver: the exchange holds tokens only within one match ----
 
     function onERC1155Received(address, address, uint256, uint256, bytes calldata) external pure returns (bytes4) {

@@ -10,25 +10,33 @@ import { chainCall } from './chain-errors';
 import type { ChainContext } from './chain-context';
 import { exchangeAbi } from './generated';
 
+/** What one order gives and gets in a match (the contract's `Fill`); see fill-amounts.ts. */
+export interface OrderFill {
+  /** What the order gives, in its maker-amount units: collateral wei (BUY) or token wei (SELL). */
+  making: bigint;
+  /** What it gets: token wei (BUY) or collateral wei (SELL), before fees. */
+  taking: bigint;
+}
+
 export interface MatchSubmission {
   taker: SignedOrder;
   makers: SignedOrder[];
-  /** The most the taker order gives, in its maker-amount units (unused part is refunded). */
-  takerFillAmount: bigint;
-  /** What each maker order gives, in its maker-amount units (see fill-amounts.ts). */
-  makerFillAmounts: bigint[];
+  /** The taker's whole side: exactly the sum of its sides of the maker legs. */
+  takerFill: OrderFill;
+  /** One per maker order (leg). Build all of it with `matchSubmissionFromTrades`. */
+  makerFills: OrderFill[];
 }
 
 export function submitMatch(ctx: ChainContext, match: MatchSubmission): Promise<Hex> {
-  if (match.makers.length === 0 || match.makers.length !== match.makerFillAmounts.length) {
-    throw new RangeError('submitMatch needs one fill amount per maker order');
+  if (match.makers.length === 0 || match.makers.length !== match.makerFills?.length || !match.takerFill) {
+    throw new RangeError('submitMatch needs a takerFill and one makerFill per maker order');
   }
   return chainCall('matchOrders', () =>
     ctx.walletClient.writeContract({
       address: ctx.config.addresses.exchange,
       abi: exchangeAbi,
       functionName: 'matchOrders',
-      args: [match.taker, match.makers, match.takerFillAmount, match.makerFillAmounts],
+      args: [match.taker, match.makers, match.takerFill, match.makerFills],
     }),
   );
 }

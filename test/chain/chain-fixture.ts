@@ -5,7 +5,7 @@
 import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
-  createChainPort, questionIdOf, startLocalChain, type ChainPort, type DevAccount, type LocalChain, type PreparedCondition,
+  createChainPort, questionIdOf, startLocalChain, type ChainPort, type DevAccount, type LocalChain, type OrderFill, type PreparedCondition,
 } from '../../src/chain';
 import { collateralAbi, conditionalTokensAbi, exchangeAbi } from '../../src/chain/generated';
 import { buildOrder, signOrder, type BuildOrderInput, type Order, type SignedOrder } from '../../src/signing';
@@ -24,7 +24,7 @@ export interface Fixture {
   walletOf(trader: DevAccount): ReturnType<typeof walletFor>;
   balances(address: Address): Promise<{ collateral: bigint; yes: bigint; no: bigint }>;
   /** Submits and waits; resolves the receipt or throws the mapped chain error. */
-  match(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[]): Promise<void>;
+  match(taker: SignedOrder, makers: SignedOrder[], takerFill: OrderFill, makerFills: readonly OrderFill[]): Promise<void>;
   rpc(method: string, params?: unknown[]): Promise<unknown>;
   stop(): Promise<void>;
 }
@@ -77,7 +77,7 @@ export async function startFixture(): Promise<Fixture> {
     },
     async match(taker, makers, takerFill, makerFills) {
       const strip = ({ hash: _hash, ...order }: SignedOrder & { hash?: Hex }): SignedOrder => order;
-      const hash = await port.submitMatch({ taker: strip(taker), makers: makers.map(strip), takerFillAmount: takerFill, makerFillAmounts: makerFills });
+      const hash = await port.submitMatch({ taker: strip(taker), makers: makers.map(strip), takerFill, makerFills: [...makerFills] });
       const receipt = await port.waitForReceipt(hash, 0);
       if (receipt.status !== 'success') throw new Error(`match ${hash} reverted`);
     },

@@ -1,6 +1,6 @@
 /** What a hostile trader (or a buggy operator) would try; every one must revert with its reason. */
 import { encodeFunctionData } from 'viem';
-import { ChainRevertError, fillAmountFor } from '../../src/chain';
+import { ChainRevertError, orderFillFor } from '../../src/chain';
 import { collateralAbi, conditionalTokensAbi, contractWalletAbi, contractWalletBytecode, exchangeAbi } from '../../src/chain/generated';
 import { orderDigest, signDigest } from '../../src/signing';
 import { E18, startFixture, type Fixture } from './chain-fixture';
@@ -14,6 +14,9 @@ afterAll(async () => {
 });
 
 const TEN = 10n * E18;
+/** The fills of `pair()` trading all 10 shares at the maker's 0.55. */
+const BUY_10 = orderFillFor('BUY', TEN, 55);
+const SELL_10 = orderFillFor('SELL', TEN, 55);
 
 async function expectRevert(run: Promise<unknown>, reason: string) {
   const error = await run.then(() => undefined, (e: unknown) => e);
@@ -33,24 +36,40 @@ function pair(overrides: { taker?: Parameters<Fixture['sign']>[2]; maker?: Param
 describe('matchOrders refuses', () => {
   it('when a filled order is replayed, then "order filled or cancelled"', async () => {
     const { taker, maker } = pair();
-    await fx.match(taker, [maker], 6n * E18, [TEN]);
+    await fx.match(taker, [maker], BUY_10, [SELL_10]);
     const again = fx.sign(fx.traders[0], { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
-    await expectRevert(fx.match(again, [maker], 6n * E18, [TEN]), 'Exchange: order filled or cancelled');
+    await expectRevert(fx.match(again, [maker], BUY_10, [SELL_10]), 'Exchange: order filled or cancelled');
   });
 
-  it('when a maker is filled beyond its size, at once or over two matches, then "fill exceeds remaining"', async () => {
-    const { taker, maker } = pair();
-    await expectRevert(fx.match(taker, [maker], 7n * E18, [11n * E18]), 'Exchange: fill exceeds remaining');
-    await fx.match(taker, [maker], 6n * E18, [4n * E18]);
-    const taker2 = fx.sign(fx.traders[0], { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
-    await expectRevert(fx.match(taker2, [maker], 6n * E18, [7n * E18]), 'Exchange: fill exceeds remaining');
-    await fx.match(taker2, [maker], 6n * E18, [6n * E18]);
+  it('when a maker or the taker is filled beyond its size, at once or over two matches, then "fill exceeds remaining"', async () => {
+    const [alice] = fx.traders;
+    const { maker } = pair();
+    const bigBuyer = () => fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '20' });
+    const at55 = (shares: bigint) => [orderFillFor('BUY', shares * E18, 55), [orderFillFor('SELL', shares * E18, 55)]] as const;
+    const taker = bigBuyer();
+    await expectRevert(fx.match(taker, [maker], ...at55(11n)), 'Exchange: fill exceeds remaining');
+    await fx.match(taker, [maker], ...at55(4n));
+    const taker2 = bigBuyer();
+    await expectRevert(fx.match(taker2, [maker], ...at55(7n)), 'Exchange: fill exceeds remaining');
+    await fx.match(taker2, [maker], ...at55(6n));
     expect(await fx.port.orderStatus(maker.hash)).toEqual({ filledOrCancelled: true, cancelled: false, remaining: 0n });
+    // The taker's own remaining: BUY 10 @0.60 signed 6 collateral; 11 shares at 0.55 cost 6.05.
+    const bigSeller = fx.sign(fx.traders[1], { side: 'SELL', outcome: 1, price: '0.55', size: '20' });
+    const smallBuyer = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
+    await expectRevert(fx.match(smallBuyer, [bigSeller], ...at55(11n)), 'Exchange: fill exceeds remaining');
   });
 
-  it('when the taker gives more than its fill amount allows, then "taker fill exceeded"', async () => {
+  it('when the taker\'s amounts are not exactly the sum of its sides of the legs, then "does not match the legs"', async () => {
     const { taker, maker } = pair();
-    await expectRevert(fx.match(taker, [maker], 5n * E18, [TEN]), 'Exchange: taker fill exceeded');
+    await expectRevert(fx.match(taker, [maker], { ...BUY_10, making: BUY_10.making + 1n }, [SELL_10]), 'Exchange: taker making does not match the legs');
+    await expectRevert(fx.match(taker, [maker], { ...BUY_10, making: BUY_10.making - 1n }, [SELL_10]), 'Exchange: taker making does not match the legs');
+    await expectRevert(fx.match(taker, [maker], { ...BUY_10, taking: BUY_10.taking - 1n }, [SELL_10]), 'Exchange: taker taking does not match the legs');
+    // The seller gives 1 token wei less (its price only improves): the buyer would get tokens nobody gave.
+    await expectRevert(
+      fx.match(taker, [maker], BUY_10, [{ making: SELL_10.making - 1n, taking: SELL_10.taking }]),
+      'Exchange: taker taking does not match the legs',
+    );
+    await fx.match(taker, [maker], BUY_10, [SELL_10]);
   });
 
   it('when an order is signed by someone other than its maker, or altered after signing, then "invalid signature"', async () => {
@@ -58,25 +77,61 @@ describe('matchOrders refuses', () => {
     const forged = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '10' });
     const carolSig = signDigest(orderDigest(forged, { chainId: 56, verifyingContract: fx.local.addresses.exchange }), carol.privateKey);
     const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
-    await expectRevert(fx.match(taker, [{ ...forged, signature: carolSig }], 6n * E18, [TEN]), 'Exchange: invalid signature');
-    await expectRevert(fx.match(taker, [{ ...forged, takerAmount: forged.takerAmount / 2n }], 6n * E18, [TEN]), 'Exchange: invalid signature');
+    await expectRevert(fx.match(taker, [{ ...forged, signature: carolSig }], BUY_10, [SELL_10]), 'Exchange: invalid signature');
+    await expectRevert(fx.match(taker, [{ ...forged, takerAmount: forged.takerAmount / 2n }], BUY_10, [SELL_10]), 'Exchange: invalid signature');
     const otherSigner = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '10' }, { signer: carol.address });
-    await expectRevert(fx.match(taker, [otherSigner], 6n * E18, [TEN]), 'Exchange: signer must be maker');
+    await expectRevert(fx.match(taker, [otherSigner], BUY_10, [SELL_10]), 'Exchange: signer must be maker');
   });
 
-  it('when the fill price is worse than the taker signed, for a transfer, a mint or a merge, then "taker price worse than signed"', async () => {
+  it('when the fill price is worse than the taker signed, for a transfer, a mint or a merge, then "price worse than signed"', async () => {
     const [alice, bob, carol, dave] = fx.traders;
     const lowBuyer = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.5', size: '10' });
     const seller = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '10' });
-    // Fills inside every cap, so only the price can be wrong: 5 YES for 2.75 is 0.55 > 0.50.
-    await expectRevert(fx.match(lowBuyer, [seller], 5n * E18, [5n * E18]), 'Exchange: taker price worse than signed');
+    // Inside every remaining, so only the price can be wrong: 5 YES for 2.75 is 0.55 > 0.50.
+    const half = 5n * E18;
+    await expectRevert(fx.match(lowBuyer, [seller], orderFillFor('BUY', half, 55), [orderFillFor('SELL', half, 55)]), 'Exchange: price worse than signed');
     const noBuyer = fx.sign(carol, { side: 'BUY', outcome: 0, price: '0.45', size: '10' }); // YES at 0.55
-    await expectRevert(fx.match(lowBuyer, [noBuyer], 5n * E18, [fillAmountFor('BUY', 5n * E18, 45)]), 'Exchange: taker price worse than signed');
+    await expectRevert(fx.match(lowBuyer, [noBuyer], orderFillFor('BUY', half, 55), [orderFillFor('BUY', half, 45)]), 'Exchange: price worse than signed');
     const highSeller = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.6', size: '10' });
     const noSeller = fx.sign(dave, { side: 'SELL', outcome: 0, price: '0.45', size: '10' }); // YES at 0.55
-    await expectRevert(fx.match(highSeller, [noSeller], TEN, [TEN]), 'Exchange: taker price worse than signed');
+    await expectRevert(fx.match(highSeller, [noSeller], orderFillFor('SELL', TEN, 55), [orderFillFor('SELL', TEN, 45)]), 'Exchange: price worse than signed');
     const yesBuyer = fx.sign(carol, { side: 'BUY', outcome: 1, price: '0.55', size: '10' });
-    await expectRevert(fx.match(highSeller, [yesBuyer], TEN, [fillAmountFor('BUY', TEN, 55)]), 'Exchange: taker price worse than signed');
+    await expectRevert(fx.match(highSeller, [yesBuyer], orderFillFor('SELL', TEN, 55), [orderFillFor('BUY', TEN, 55)]), 'Exchange: price worse than signed');
+  });
+
+  it('when the operator\'s amounts miss an order\'s signed ratio by one wei, maker or taker, then "price worse than signed"', async () => {
+    const [alice, bob, carol, dave] = fx.traders;
+    const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.55', size: '10' });
+    const seller = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '10' });
+    const exact = { taker: orderFillFor('BUY', TEN, 55), maker: orderFillFor('SELL', TEN, 55) };
+    // Transfer, maker short: the seller gets 1 wei less collateral than it signed for (the buyer would gain it).
+    await expectRevert(
+      fx.match(taker, [seller], { making: exact.taker.making - 1n, taking: TEN }, [{ making: TEN, taking: exact.maker.taking - 1n }]),
+      'Exchange: price worse than signed',
+    );
+    // Transfer, taker short: the buyer gets 1 token wei less for its collateral (the seller would keep it).
+    await expectRevert(
+      fx.match(taker, [seller], { making: exact.taker.making, taking: TEN - 1n }, [{ making: TEN - 1n, taking: exact.maker.taking }]),
+      'Exchange: price worse than signed',
+    );
+    // Mint, maker short: the NO buyer pays 1 wei more than 0.45 for its 10 NO.
+    const noBuyer = fx.sign(carol, { side: 'BUY', outcome: 0, price: '0.45', size: '10' });
+    const mint = { taker: orderFillFor('BUY', TEN, 55), maker: orderFillFor('BUY', TEN, 45) };
+    await expectRevert(
+      fx.match(taker, [noBuyer], { making: mint.taker.making - 1n, taking: TEN }, [{ making: mint.maker.making + 1n, taking: TEN }]),
+      'Exchange: price worse than signed',
+    );
+    // Merge, taker short: the YES seller at 0.55 receives 1 wei less than 5.5.
+    const yesSeller = fx.sign(alice, { side: 'SELL', outcome: 1, price: '0.55', size: '10' });
+    const noSeller = fx.sign(dave, { side: 'SELL', outcome: 0, price: '0.45', size: '10' });
+    const merge = { taker: orderFillFor('SELL', TEN, 55), maker: orderFillFor('SELL', TEN, 45) };
+    await expectRevert(
+      fx.match(yesSeller, [noSeller], { making: TEN, taking: merge.taker.taking - 1n }, [{ making: TEN, taking: merge.maker.taking + 1n }]),
+      'Exchange: price worse than signed',
+    );
+    // The exact amounts of the same orders settle.
+    await fx.match(taker, [seller], exact.taker, [exact.maker]);
+    await fx.match(yesSeller, [noSeller], merge.taker, [merge.maker]);
   });
 
   it('when a maker order is cancelled on chain by its maker, then matching it fails and the cancel is reported', async () => {
@@ -91,7 +146,7 @@ describe('matchOrders refuses', () => {
       'Exchange: not maker',
     );
     await fx.port.waitForReceipt(await fx.walletOf(bob).sendTransaction({ to: call.to, data: call.data }), 0);
-    await expectRevert(fx.match(taker, [maker], 6n * E18, [TEN]), 'Exchange: order filled or cancelled');
+    await expectRevert(fx.match(taker, [maker], BUY_10, [SELL_10]), 'Exchange: order filled or cancelled');
     expect(await fx.port.orderStatus(maker.hash)).toEqual({ filledOrCancelled: true, cancelled: true, remaining: 0n });
     const events = await fx.port.getCancelAndNonceEvents(from, await fx.port.getBlockNumber());
     expect(events).toEqual([expect.objectContaining({ type: 'OrderCancelled', orderHash: maker.hash, maker: bob.address })]);
@@ -102,7 +157,7 @@ describe('matchOrders refuses', () => {
     const { taker, maker } = pair({ maker: { expiration: now + 60n } });
     await fx.rpc('evm_increaseTime', [120]);
     await fx.rpc('evm_mine');
-    await expectRevert(fx.match(taker, [maker], 6n * E18, [TEN]), 'Exchange: order expired');
+    await expectRevert(fx.match(taker, [maker], BUY_10, [SELL_10]), 'Exchange: order expired');
   });
 
   it('when the maker bumped its nonce, then its old orders fail with "invalid nonce" and new ones match', async () => {
@@ -114,8 +169,8 @@ describe('matchOrders refuses', () => {
     const stale = sell(nonce);
     await fx.port.waitForReceipt(await fx.walletOf(dave).writeContract({ address: fx.local.addresses.exchange, abi: exchangeAbi, functionName: 'incrementNonce' }), 0);
     expect(await fx.port.makerNonce(dave.address)).toBe(nonce + 1n);
-    await expectRevert(fx.match(buy(), [stale], 6n * E18, [TEN]), 'Exchange: invalid nonce');
-    await fx.match(buy(), [sell(nonce + 1n)], 6n * E18, [TEN]);
+    await expectRevert(fx.match(buy(), [stale], BUY_10, [SELL_10]), 'Exchange: invalid nonce');
+    await fx.match(buy(), [sell(nonce + 1n)], BUY_10, [SELL_10]);
     const events = await fx.port.getCancelAndNonceEvents(from, await fx.port.getBlockNumber());
     expect(events).toEqual([expect.objectContaining({ type: 'NonceIncremented', maker: dave.address, newNonce: nonce + 1n })]);
   });
@@ -126,7 +181,7 @@ describe('matchOrders refuses', () => {
     const strip = ({ hash: _h, ...o }: typeof taker) => o;
     const wallet = fx.walletOf(alice);
     const exchange = fx.local.addresses.exchange;
-    await expectRevert(wallet.writeContract({ address: exchange, abi: exchangeAbi, functionName: 'matchOrders', args: [strip(taker), [strip(maker)], 6n * E18, [TEN]] }).catch(rethrowMapped), 'Exchange: not operator');
+    await expectRevert(wallet.writeContract({ address: exchange, abi: exchangeAbi, functionName: 'matchOrders', args: [strip(taker), [strip(maker)], BUY_10, [SELL_10]] }).catch(rethrowMapped), 'Exchange: not operator');
     await expectRevert(wallet.writeContract({ address: exchange, abi: exchangeAbi, functionName: 'setPaused', args: [true] }).catch(rethrowMapped), 'Exchange: not admin');
     await expectRevert(wallet.writeContract({ address: exchange, abi: exchangeAbi, functionName: 'setOperator', args: [alice.address, true] }).catch(rethrowMapped), 'Exchange: not admin');
   });
@@ -137,31 +192,31 @@ describe('matchOrders refuses', () => {
     const setPaused = async (paused: boolean) => fx.port.waitForReceipt(
       await fx.port.context.walletClient.writeContract({ address: exchange, abi: exchangeAbi, functionName: 'setPaused', args: [paused] }), 0);
     await setPaused(true);
-    await expectRevert(fx.match(taker, [maker], 6n * E18, [TEN]), 'Exchange: paused');
+    await expectRevert(fx.match(taker, [maker], BUY_10, [SELL_10]), 'Exchange: paused');
     await setPaused(false);
-    await fx.match(taker, [maker], 6n * E18, [TEN]);
+    await fx.match(taker, [maker], BUY_10, [SELL_10]);
   });
 
   it('when an order is restricted to another counterparty, then it only matches that one', async () => {
     const [alice, bob, carol] = fx.traders;
     const onlyCarol = pair({ maker: { taker: carol.address } });
-    await expectRevert(fx.match(onlyCarol.taker, [onlyCarol.maker], 6n * E18, [TEN]), 'Exchange: maker restricted to another taker');
+    await expectRevert(fx.match(onlyCarol.taker, [onlyCarol.maker], BUY_10, [SELL_10]), 'Exchange: maker restricted to another taker');
     const takerOnlyCarol = pair({ taker: { taker: carol.address } });
-    await expectRevert(fx.match(takerOnlyCarol.taker, [takerOnlyCarol.maker], 6n * E18, [TEN]), 'Exchange: taker restricted to another maker');
+    await expectRevert(fx.match(takerOnlyCarol.taker, [takerOnlyCarol.maker], BUY_10, [SELL_10]), 'Exchange: taker restricted to another maker');
     const okTaker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '10' }, { taker: bob.address });
     const okMaker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '10' }, { taker: alice.address });
-    await fx.match(okTaker, [okMaker], 6n * E18, [TEN]);
+    await fx.match(okTaker, [okMaker], BUY_10, [SELL_10]);
   });
 
   it('when orders are on unrelated tokens, the same side of one token, or an unregistered token, then they are refused', async () => {
     const [alice, bob] = fx.traders;
     const buyer = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
     const otherBuyer = fx.sign(bob, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
-    await expectRevert(fx.match(buyer, [otherBuyer], 6n * E18, [6n * E18]), 'Exchange: same side on one token');
+    await expectRevert(fx.match(buyer, [otherBuyer], orderFillFor('BUY', TEN, 60), [orderFillFor('BUY', TEN, 60)]), 'Exchange: same side on one token');
     const noSeller = fx.sign(bob, { side: 'SELL', outcome: 0, price: '0.3', size: '10' });
-    await expectRevert(fx.match(buyer, [noSeller], 6n * E18, [TEN]), 'Exchange: complement orders must share a side');
+    await expectRevert(fx.match(buyer, [noSeller], BUY_10, [SELL_10]), 'Exchange: complement orders must share a side');
     const stray = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '10' }, { tokenId: 12345n });
-    await expectRevert(fx.match(buyer, [stray], 6n * E18, [TEN]), 'Exchange: unknown token');
+    await expectRevert(fx.match(buyer, [stray], BUY_10, [SELL_10]), 'Exchange: unknown token');
   });
 
   it('when an EIP-1271 contract wallet signs through its owner, then it trades; a stranger signature is refused', async () => {
@@ -187,9 +242,9 @@ describe('matchOrders refuses', () => {
     expect(await fx.port.isValidContractSignature(wallet, built.hash, signedByOwner.signature)).toBe(true);
     expect(await fx.port.isValidContractSignature(wallet, built.hash, signedByStranger.signature)).toBe(false);
     const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
-    await expectRevert(fx.match(taker, [signedByStranger], 6n * E18, [TEN]), 'Exchange: invalid signature');
+    await expectRevert(fx.match(taker, [signedByStranger], BUY_10, [SELL_10]), 'Exchange: invalid signature');
     const before = await fx.balances(wallet);
-    await fx.match(taker, [signedByOwner], 6n * E18, [TEN]);
+    await fx.match(taker, [signedByOwner], BUY_10, [SELL_10]);
     const after = await fx.balances(wallet);
     expect(after.yes - before.yes).toBe(-TEN);
     expect(after.collateral - before.collateral).toBe((55n * E18) / 10n - (100n * 45n * 10n * E18) / 1_000_000n);

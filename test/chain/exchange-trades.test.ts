@@ -1,5 +1,5 @@
 /** Happy paths of the four trade kinds (decisions section 2) with exact balance changes and fees. */
-import { fillAmountFor } from '../../src/chain';
+import { orderFillFor, sumFills } from '../../src/chain';
 import { E18, startFixture, type Fixture } from './chain-fixture';
 
 let fx: Fixture;
@@ -28,7 +28,7 @@ describe('matchOrders: the four trade kinds', () => {
     const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
     const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '10' });
     const [a, b, feeTo] = await changes([alice.address, bob.address, fx.operator.address], () =>
-      fx.match(taker, [maker], fillAmountFor('BUY', 10n * E18, 60), [fillAmountFor('SELL', 10n * E18, 55)]),
+      fx.match(taker, [maker], orderFillFor('BUY', 10n * E18, 55), [orderFillFor('SELL', 10n * E18, 55)]),
     );
     expect(a).toEqual({ collateral: -(55n * E18) / 10n - fee(10n, 55n), yes: 10n * E18, no: 0n });
     expect(b).toEqual({ collateral: (55n * E18) / 10n - fee(10n, 55n), yes: -10n * E18, no: 0n });
@@ -42,7 +42,7 @@ describe('matchOrders: the four trade kinds', () => {
     const taker = fx.sign(bob, { side: 'SELL', outcome: 0, price: '0.3', size: '4' });
     const maker = fx.sign(carol, { side: 'BUY', outcome: 0, price: '0.35', size: '4' });
     const [b, c] = await changes([bob.address, carol.address], () =>
-      fx.match(taker, [maker], fillAmountFor('SELL', 4n * E18, 30), [fillAmountFor('BUY', 4n * E18, 35)]),
+      fx.match(taker, [maker], orderFillFor('SELL', 4n * E18, 35), [orderFillFor('BUY', 4n * E18, 35)]),
     );
     expect(b).toEqual({ collateral: (14n * E18) / 10n - fee(4n, 35n), yes: 0n, no: -4n * E18 });
     expect(c).toEqual({ collateral: -(14n * E18) / 10n - fee(4n, 35n), yes: 0n, no: 4n * E18 });
@@ -53,7 +53,7 @@ describe('matchOrders: the four trade kinds', () => {
     const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
     const maker = fx.sign(carol, { side: 'BUY', outcome: 0, price: '0.45', size: '10' });
     const [a, c] = await changes([alice.address, carol.address], () =>
-      fx.match(taker, [maker], fillAmountFor('BUY', 10n * E18, 60), [fillAmountFor('BUY', 10n * E18, 45)]),
+      fx.match(taker, [maker], orderFillFor('BUY', 10n * E18, 55), [orderFillFor('BUY', 10n * E18, 45)]),
     );
     // The taker gets the improvement: YES costs 1 - 0.45 = 0.55, not its limit 0.60.
     expect(a).toEqual({ collateral: -(55n * E18) / 10n - fee(10n, 55n), yes: 10n * E18, no: 0n });
@@ -65,7 +65,7 @@ describe('matchOrders: the four trade kinds', () => {
     const taker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.5', size: '10' });
     const maker = fx.sign(dave, { side: 'SELL', outcome: 0, price: '0.45', size: '10' });
     const [b, d] = await changes([bob.address, dave.address], () =>
-      fx.match(taker, [maker], fillAmountFor('SELL', 10n * E18, 50), [fillAmountFor('SELL', 10n * E18, 45)]),
+      fx.match(taker, [maker], orderFillFor('SELL', 10n * E18, 55), [orderFillFor('SELL', 10n * E18, 45)]),
     );
     expect(b).toEqual({ collateral: (55n * E18) / 10n - fee(10n, 55n), yes: -10n * E18, no: 0n });
     expect(d).toEqual({ collateral: (45n * E18) / 10n - fee(10n, 45n), yes: 0n, no: -10n * E18 });
@@ -77,8 +77,8 @@ describe('matchOrders: the four trade kinds', () => {
     const seller = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '4' });
     const noBuyer = fx.sign(carol, { side: 'BUY', outcome: 0, price: '0.42', size: '10' });
     const [a, b, c] = await changes([alice.address, bob.address, carol.address], () =>
-      fx.match(taker, [seller, noBuyer], fillAmountFor('BUY', 10n * E18, 60), [
-        fillAmountFor('SELL', 4n * E18, 55), fillAmountFor('BUY', 6n * E18, 42),
+      fx.match(taker, [seller, noBuyer], sumFills([orderFillFor('BUY', 4n * E18, 55), orderFillFor('BUY', 6n * E18, 58)]), [
+        orderFillFor('SELL', 4n * E18, 55), orderFillFor('BUY', 6n * E18, 42),
       ]),
     );
     expect(a).toEqual({ collateral: -(22n * E18) / 10n - (348n * E18) / 100n - fee(4n, 55n) - fee(6n, 58n), yes: 10n * E18, no: 0n });
