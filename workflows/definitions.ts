@@ -19,6 +19,8 @@ export interface MarketWorkflowInput {
   lastPrice?: number | null;
   /** Continue as new once the history has this many events (tests lower it); default 4,000. */
   historyLimit?: number;
+  /** First retry delay of settlement sends (tests shorten it); default 2 s, doubling. */
+  settlementRetryDelayMs?: number;
 }
 
 export interface SubmitOrders {

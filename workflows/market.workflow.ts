@@ -5,6 +5,7 @@
  * exactly one winner. Each step ends with ONE idempotent bulk-write activity. The book is rebuilt
  * from MongoDB at the start of every run (first start and after continue-as-new).
  */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import {
   allHandlersFinished, condition, continueAsNew, log, ParentClosePolicy, proxyActivities, setHandler, startChild,
   workflowInfo,
@@ -23,6 +24,7 @@ import {
 import { settlementWorkflow } from './settlement.workflow';
 
 const db = proxyActivities<MarketActivities>(DB_STEP);
+const MARKET_ID = defineSearchAttributeKey('MarketId', SearchAttributeType.KEYWORD);
 
 /** Orders placed per step: bounds the step's activity payload (well under 2 MB). */
 export const MAX_PLACE_BATCH = 200;
@@ -106,11 +108,14 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
   /** Writes what one step changed (one activity), then starts the settlement of its trades. */
-  async function write(events: EngineEvent[], placed: Set<string>, direct: DirectEnd[], failed: ReadonlySet<string> = new Set()): Promise<void> {
+  async function write(events: EngineEvent[], placed: Set<string>, direct: DirectEnd[], removed: Record<string, RemoveOrders['reason']> = {}): Promise<void> {
     if (events.length === 0 && direct.length === 0) return;
     const folded = foldEvents(events, placed, (hash) => book.order(hash)?.arrival);
     for (const o of folded.orders) {
-      if (failed.has(o.hash) && o.status === 'CANCELLED') o.status = 'MATCH_FAILED';
+      const reason = removed[o.hash];
+      if (reason === undefined || o.status !== 'CANCELLED') continue;
+      o.reason = reason;
+      if (reason === 'SETTLEMENT_FAILED') o.status = 'MATCH_FAILED';
     }
     if (folded.lastPrice !== null) lastPrice = folded.lastPrice;
     const ticker = folded.book.length > 0 || folded.trades.length > 0
@@ -127,10 +132,11 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const batchId = `${key}:${trades[0].tradeId.slice(trades[0].tradeId.lastIndexOf(':') + 1)}`;
     await startChild(settlementWorkflow, {
       workflowId: settlementWorkflowId(batchId),
-      args: [{ market, batchId, tradeIds: trades.map((t) => t.tradeId) }],
+      args: [{ market, batchId, tradeIds: trades.map((t) => t.tradeId), retryDelayMs: input.settlementRetryDelayMs }],
       // Settlement outlives this run: continue-as-new must not cancel it.
       parentClosePolicy: ParentClosePolicy.ABANDON,
       memo: { market: key, trades: trades.length },
+      typedSearchAttributes: [{ key: MARKET_ID, value: key }],
     });
   }
 
@@ -208,13 +214,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   async function remove(request: RemoveOrders): Promise<void> {
     const now = nowSeconds();
     const events: EngineEvent[] = [];
-    const failed = new Set<string>();
+    const removed: Record<string, RemoveOrders['reason']> = {};
     for (const hash of request.hashes.map((h) => h.toLowerCase())) {
       if (!book.order(hash)) continue;
       for (const e of book.cancel(hash, now, 'OPERATOR')) events.push(e);
-      if (request.reason === 'SETTLEMENT_FAILED') failed.add(hash);
+      removed[hash] = request.reason;
     }
-    await write(events, new Set(), [], failed);
+    await write(events, new Set(), [], removed);
   }
 
   async function changeStatus(change: StatusChange): Promise<StatusResult> {
@@ -275,6 +281,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
   await continueAsNew<typeof marketWorkflow>({
     market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit,
+    settlementRetryDelayMs: input.settlementRetryDelayMs,
   });
 }
 

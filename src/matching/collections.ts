@@ -82,6 +82,8 @@ export async function ensureMatchingIndexes(c: MatchingCollections): Promise<voi
   const specs: [{ createIndex(keys: Document, options: { unique?: boolean; name: string }): Promise<string> }, Document, { unique?: boolean; name: string }][] = [
     [c.fills, { trade_id: 1, order_hash: 1 }, { unique: true, name: 'matching_fill_key' }],
     [c.fills, { order_hash: 1 }, { name: 'matching_fill_order' }],
+    // Order entry owns the orders collection; its unique hash index has mongoose's default name.
+    [c.orders, { order_hash: 1 }, { unique: true, name: 'order_hash_1' }],
     [c.orders, { market_key: 1, engine_arrival: 1 }, { name: 'matching_resting' }],
     [c.orders, { handoff: 1, created_at: 1 }, { name: 'matching_handoff' }],
     [c.trades, { trade_id: 1 }, { unique: true, name: 'matching_trade_key' }],

@@ -4,8 +4,11 @@
  * activities, and a recording publisher.
  */
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Connection as DbConnection } from 'mongoose';
 import { createActivities } from '../../activities';
 import type { OrderRecord } from '../../src/contracts/order-record';
@@ -115,12 +118,16 @@ export class FakeChain implements SettlementChain {
   }
 }
 
+const quietBundler = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
+
 export interface Harness {
   client: Client;
   collections: MatchingCollections;
   publisher: RecordingPublisher;
   chain: FakeChain;
   startWorker(): Promise<{ worker: Worker; done: Promise<void> }>;
+  /** A worker created now and run later (creating a worker after another one shut down hangs in this SDK/jest setup). */
+  prepareWorker(): Promise<{ worker: Worker; start(): { worker: Worker; done: Promise<void> } }>;
   close(): Promise<void>;
 }
 
@@ -133,19 +140,31 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
   const chain = new FakeChain();
   const natives: NativeConnection[] = [];
   const running: { worker: Worker; done: Promise<void> }[] = [];
+  let bundle: WorkflowBundleWithSourceMap | undefined;
   return {
     client, collections, publisher, chain,
-    async startWorker() {
+    async prepareWorker() {
       const native = await NativeConnection.connect({ address: testTemporalAddress() });
       natives.push(native);
+      // One bundle per file: webpack once per jest process.
+      bundle ??= await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundler });
       const worker = await Worker.create({
-        connection: native, taskQueue, workflowsPath: require.resolve('../../workflows'),
+        connection: native, taskQueue, workflowBundle: bundle,
+        // A test "kill": in-flight activities are cancelled at once and the worker stops within seconds.
+        shutdownGraceTime: '500ms', stickyQueueScheduleToStartTimeout: '1s',
         activities: createActivities({ db, logger, publisher, chain, chainPollMs: 50 }),
       });
-      const done = worker.run();
-      const entry = { worker, done };
-      running.push(entry);
-      return entry;
+      return {
+        worker,
+        start() {
+          const entry = { worker, done: worker.run() };
+          running.push(entry);
+          return entry;
+        },
+      };
+    },
+    async startWorker() {
+      return (await this.prepareWorker()).start();
     },
     async close() {
       for (const r of running) {
@@ -167,4 +186,11 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Records a workflow's history as a replay fixture (RECORD_HISTORIES=1 rewrites test/workflows/histories/). */
+export async function saveHistory(h: Harness, workflowId: string, file: string): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
+  writeFileSync(join(__dirname, 'histories', file), historyToJSON(history));
 }

@@ -1,12 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { join } from 'node:path';
 import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
 import { marketWorkflowId } from '../../src/matching/market-ids';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, insertMarket, newMarket, persist, SHARE, wallet, type Harness } from './market-harness';
+import { createHarness, eventually, saveHistory, insertMarket, newMarket, persist, SHARE, wallet, type Harness } from './market-harness';
 
 describe('market workflow', () => {
   const { db } = useTestDatabase('mkt');
@@ -195,10 +192,3 @@ describe('market workflow', () => {
     expect(view.counters.arrival).toBe(60);
   });
 });
-
-/** Records a workflow's history as a replay fixture (test/workflows/histories/). */
-export async function saveHistory(h: Harness, workflowId: string, file: string): Promise<void> {
-  if (process.env.RECORD_HISTORIES !== '1') return;
-  const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
-  writeFileSync(join(__dirname, 'histories', file), historyToJSON(history));
-}

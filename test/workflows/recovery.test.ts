@@ -1,0 +1,159 @@
+import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
+import type { OrderRecord } from '../../src/contracts/order-record';
+import { marketWorkflowId, type MarketRef } from '../../src/matching/market-ids';
+import { startHandoffSweeper } from '../../src/temporal/handoff-sweeper';
+import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
+import { useTestDatabase } from '../helpers/test-database';
+import { uniqueTaskQueue } from '../helpers/test-temporal';
+import { createHarness, eventually, saveHistory, insertMarket, logger, newMarket, persist, wallet, type Harness } from './market-harness';
+
+describe('matching recovery', () => {
+  const { db } = useTestDatabase('rec');
+  const taskQueue = uniqueTaskQueue('recovery');
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness(db(), taskQueue);
+    h.chain.hold = true;
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** Every order ends in exactly one state consistent with its fills and the book. */
+  async function expectConsistent(market: MarketRef, orders: OrderRecord[]): Promise<void> {
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const view = await eventually(async () => {
+      const v = await handle.query(marketViewQuery);
+      return v.queued === 0 ? v : null;
+    });
+    const rows = await h.collections.orders.find({ condition_id: market.condition_id }).toArray();
+    expect(rows).toHaveLength(orders.length);
+    const fills = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
+    const trades = await h.collections.trades.find({ condition_id: market.condition_id }).toArray();
+    expect(fills).toHaveLength(trades.length * 2);
+    let resting = 0;
+    for (const o of rows) {
+      expect(o.handoff).toBe('ACCEPTED');
+      const filled = fills.filter((f) => f.order_hash === o.order_hash).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
+      expect({ hash: o.order_hash, filled: BigInt(o.filled_units) }).toEqual({ hash: o.order_hash, filled });
+      expect(BigInt(o.remaining_units) + filled).toBe(BigInt(o.size_units));
+      const expected = BigInt(o.remaining_units) === 0n ? ['MATCHED'] : filled > 0n ? ['PARTIALLY_FILLED'] : ['OPEN'];
+      expect(expected).toContain(o.status);
+      if (o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED') resting += 1;
+    }
+    expect(view.resting).toBe(resting);
+    // The stored book equals the workflow's book.
+    const depth = await handle.query(marketDepthQuery, 500);
+    const levels = await h.collections.bookLevels.find({ condition_id: market.condition_id }).toArray();
+    const stored = (side: string) => levels.filter((l) => l.side === side).map((l) => ({ price: l.ticks as number, remaining: l.remaining as string }));
+    expect(stored('BID').sort((a, b) => b.price - a.price)).toEqual(depth.bids);
+    expect(stored('ASK').sort((a, b) => a.price - b.price)).toEqual(depth.asks);
+    const state = await h.collections.bookStates.findOne({ condition_id: market.condition_id });
+    expect(state?.seq).toBe(depth.seq);
+  }
+
+  test('when the worker is shut down mid-stream and another takes over, then every accepted order ends in exactly one correct state', async () => {
+    const first = await h.startWorker();
+    const second = await h.prepareWorker();
+    const matcher = createMarketMatcherClient(h.client, taskQueue);
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const makers = Array.from({ length: 8 }, () => wallet());
+    const specs = Array.from({ length: 160 }, (_, i) => ({
+      wallet: makers[i % makers.length], side: (i % 2 === 0 ? 'BUY' : 'SELL') as 'BUY' | 'SELL', price: 45 + ((i * 7) % 11), size: String(1 + (i % 3)),
+    }));
+    const orders = await persist(db(), market, specs);
+    const sends = [];
+    for (let i = 0; i < orders.length; i += 10) sends.push(matcher.submit(market, orders.slice(i, i + 10).map((o) => o.order_hash)));
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) > 0, 20_000, 'first batch');
+    first.worker.shutdown();
+    await first.done;
+    await Promise.all(sends);
+    second.start();
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === orders.length, 60_000, 'all accepted');
+    await expectConsistent(market, orders);
+  });
+
+  test('when the API died after persisting, then the sweeper hands the orders over within seconds', async () => {
+    const matcher = createMarketMatcherClient(h.client, taskQueue);
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const old = new Date(Date.now() - 5_000);
+    const lost = await persist(db(), market, [
+      { wallet: wallet(), side: 'BUY', price: 50, size: '1', createdAt: old },
+      { wallet: wallet(), side: 'SELL', price: 50, size: '1', createdAt: old },
+    ]);
+    const [fresh] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 10, size: '1' }]);
+    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000 });
+    try {
+      // The fresh order is still within its normal hand-off window: only the old ones are swept.
+      const swept = await sweeper.sweepOnce();
+      expect(swept).toBeGreaterThanOrEqual(2);
+      await eventually(async () => (await h.collections.orders.findOne({ order_hash: lost[1].order_hash }))?.status === 'MATCHED', 20_000, 'swept orders matched');
+      expect((await h.collections.orders.findOne({ order_hash: fresh.order_hash }))?.handoff).toBe('PENDING');
+      // A second sweep of the same (now accepted) orders finds nothing old left of them.
+      await sweeper.sweepOnce();
+      expect(await h.collections.fills.countDocuments({ condition_id: market.condition_id })).toBe(2);
+    } finally {
+      await sweeper.stop();
+    }
+  });
+
+  test('when the workflow continues as new, then the book is rebuilt from MongoDB with its FIFO order', async () => {
+    const matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 40 } });
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const makers = Array.from({ length: 12 }, () => wallet());
+    const all: OrderRecord[] = [];
+    for (const m of makers) {
+      const [o] = await persist(db(), market, [{ wallet: m, side: 'SELL', price: 70, size: '1' }]);
+      all.push(o);
+      await matcher.submit(market, [o.order_hash]);
+      await eventually(async () => (await h.collections.orders.findOne({ order_hash: o.order_hash }))?.handoff === 'ACCEPTED');
+    }
+    // The taker must hit the makers oldest first, across run boundaries.
+    const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 70, size: '3' }]);
+    all.push(taker);
+    await matcher.submit(market, [taker.order_hash]);
+    await eventually(async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', 20_000, 'taker matched');
+    const hit = await h.collections.fills.find({ order_hash: { $in: all.slice(0, 12).map((o) => o.order_hash) } }).toArray();
+    expect(hit.map((f) => f.order_hash).sort()).toEqual(all.slice(0, 3).map((o) => o.order_hash).sort());
+    await expectConsistent(market, all);
+    // More than one run happened (the first run continued as new).
+    await eventually(async () => {
+      const runs: string[] = [];
+      for await (const e of h.client.workflow.list({ query: `WorkflowId = '${marketWorkflowId(market)}'` })) runs.push(e.status.name);
+      return runs.includes('CONTINUED_AS_NEW');
+    }, 10_000, 'a continued-as-new run');
+    void handle;
+  });
+
+  test('when the market workflow is terminated and started again, then it rebuilds the book and continues the sequences', async () => {
+    const matcher = createMarketMatcherClient(h.client, taskQueue);
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const orders = await persist(db(), market, [
+      { wallet: wallet(), side: 'SELL', price: 60, size: '2' },
+      { wallet: wallet(), side: 'BUY', price: 60, size: '1' },
+      { wallet: wallet(), side: 'BUY', price: 40, size: '1' },
+    ]);
+    await matcher.submit(market, orders.map((o) => o.order_hash));
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 3);
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const before = await handle.query(marketDepthQuery, 50);
+    const view = await handle.query(marketViewQuery);
+    await handle.terminate('test: lose the workflow');
+    const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 65, size: '1' }]);
+    await matcher.submit(market, [taker.order_hash]);
+    await eventually(async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', 20_000, 'taker matched');
+    const after = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
+    expect(after.counters.tradeSeq).toBe(view.counters.tradeSeq + 1);
+    expect(after.counters.bookSeq).toBe(before.seq + 1);
+    const trades = await h.collections.trades.find({ condition_id: market.condition_id }).toArray();
+    expect(new Set(trades.map((t) => t.trade_id)).size).toBe(2);
+    await expectConsistent(market, [...orders, taker]);
+    await saveHistory(h, marketWorkflowId(market), 'market-restart.json');
+  });
+});
