@@ -1,0 +1,95 @@
+import { marketKeyOf, marketWorkflowId, onchainCancelWorkflowId, settlementWorkflowId } from '../../src/matching/market-ids';
+import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
+import { startOnchainCancelWatch } from '../../src/temporal/onchain-cancel.client';
+import { marketViewQuery } from '../../workflows/definitions';
+import { useTestDatabase } from '../helpers/test-database';
+import { uniqueTaskQueue } from '../helpers/test-temporal';
+import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
+
+describe('settlement and on-chain cancel workflows', () => {
+  const { db } = useTestDatabase('set');
+  const taskQueue = uniqueTaskQueue('settlement');
+  let h: Harness;
+  let matcher: MarketMatcherClient;
+
+  beforeAll(async () => {
+    h = await createHarness(db(), taskQueue);
+    await h.startWorker();
+    matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { settlementRetryDelayMs: 100 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const order = (hash: string) => h.collections.orders.findOne({ order_hash: hash });
+
+  async function matchOne() {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [maker, taker] = await persist(db(), market, [
+      { wallet: wallet(), side: 'SELL', price: 55, size: '3' },
+      { wallet: wallet(), side: 'BUY', price: 55, size: '1' },
+    ]);
+    await matcher.submit(market, [maker.order_hash, taker.order_hash]);
+    return { market, maker, taker, settlementId: settlementWorkflowId(`${marketKeyOf(market)}:1`) };
+  }
+
+  test('when sends fail transiently, then fills go RETRYING and end CONFIRMED, and the taker FILLED', async () => {
+    h.chain.failFirst = 2;
+    const { taker, maker, settlementId } = await matchOne();
+    const result = await h.client.workflow.getHandle(await eventually(async () => {
+      const found = await h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null);
+      return found;
+    }, 20_000, 'settlement started')).result();
+    expect(result).toMatchObject({ status: 'CONFIRMED', attempts: 3 });
+    expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1, 2, 3]);
+    const seen = h.publisher.events
+      .filter((e) => e.channel === 'user' && e.payload.type === 'fill' && e.payload.fill.order_hash === taker.order_hash)
+      .map((e) => (e.payload as { fill: { settlement_status: string } }).fill.settlement_status);
+    expect(seen).toEqual(expect.arrayContaining(['PENDING', 'RETRYING', 'MINED', 'CONFIRMED']));
+    expect(await order(taker.order_hash)).toMatchObject({ status: 'FILLED', reserved_units: '0' });
+    // The maker still rests (2 of 3 left): it stays PARTIALLY_FILLED, reserving only what rests.
+    expect(await order(maker.order_hash)).toMatchObject({ status: 'PARTIALLY_FILLED', reserved_units: (2n * 10n ** 18n).toString() });
+    await saveHistory(h, settlementId, 'settlement-retry.json');
+    h.chain.failFirst = 0;
+  });
+
+  test('when settlement fails for good, then fills are FAILED, the taker MATCH_FAILED and the resting maker leaves the book', async () => {
+    h.chain.failAlways = true;
+    try {
+      const { market, taker, maker, settlementId } = await matchOne();
+      await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => true, () => false), 20_000, 'settlement started');
+      const result = await h.client.workflow.getHandle(settlementId).result();
+      expect(result).toMatchObject({ status: 'FAILED', attempts: 5 });
+      const fills = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
+      expect(fills.map((f) => f.settlement_status)).toEqual(['FAILED', 'FAILED']);
+      expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
+      await eventually(async () => (await order(maker.order_hash))?.status === 'MATCH_FAILED', 20_000, 'maker removed');
+      expect(await order(maker.order_hash)).toMatchObject({ cancel_reason: 'SETTLEMENT_FAILED', reserved_units: '0' });
+      const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
+      expect(view.resting).toBe(0);
+      expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id })).toBe(0);
+      await saveHistory(h, settlementId, 'settlement-failed.json');
+    } finally {
+      h.chain.failAlways = false;
+    }
+  });
+
+  test('when the order is cancelled on chain, then the watch takes it off the book', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [o] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 20, size: '1' }]);
+    await matcher.submit(market, [o.order_hash]);
+    await eventually(async () => (await order(o.order_hash))?.book_added_at, 20_000, 'resting');
+    await startOnchainCancelWatch(h.client, taskQueue, o, { pollSeconds: 1 });
+    await startOnchainCancelWatch(h.client, taskQueue, o, { pollSeconds: 1 }); // idempotent
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await order(o.order_hash))?.status).toBe('OPEN');
+    h.chain.cancelledOnChain.add(o.order_hash);
+    const result = await h.client.workflow.getHandle(onchainCancelWorkflowId(o.order_hash)).result();
+    expect(result).toEqual({ outcome: 'CANCELLED_ONCHAIN' });
+    await eventually(async () => (await order(o.order_hash))?.status === 'CANCELLED', 20_000, 'cancelled');
+    expect((await order(o.order_hash))?.cancel_reason).toBe('ONCHAIN_CANCEL');
+    await saveHistory(h, onchainCancelWorkflowId(o.order_hash), 'onchain-cancel.json');
+  });
+});
