@@ -55,6 +55,8 @@ export interface RemoveOrders {
 }
 
 export interface MarketView {
+  /** False while a run is still rebuilding its book (then the other fields are not meaningful). */
+  ready: boolean;
   status: MarketStatus;
   resting: number;
   counters: EngineCounters;

@@ -86,6 +86,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     },
   });
   setHandler(marketViewQuery, () => ({
+    ready: engine !== undefined,
     status: info.status,
     resting: engine?.restingCount ?? 0,
     counters: engine ? { ...engine.counters } : { seq: 0, bookSeq: 0, tradeSeq: 0, arrival: 0 },

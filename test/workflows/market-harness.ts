@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Connection as DbConnection } from 'mongoose';
@@ -192,5 +191,5 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
 export async function saveHistory(h: Harness, workflowId: string, file: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
   const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
-  writeFileSync(join(__dirname, 'histories', file), historyToJSON(history));
+  writeFileSync(join(__dirname, 'histories', file), JSON.stringify(history));
 }

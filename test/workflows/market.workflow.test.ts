@@ -186,7 +186,7 @@ describe('market workflow', () => {
     await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 60, 20_000, 'all placed');
     const view = await eventually(async () => {
       const v = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
-      return v.queued === 0 ? v : null;
+      return v.ready && v.queued === 0 ? v : null;
     });
     expect(view.resting).toBe(60);
     expect(view.counters.arrival).toBe(60);

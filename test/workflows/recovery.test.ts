@@ -25,7 +25,7 @@ describe('matching recovery', () => {
     const handle = h.client.workflow.getHandle(marketWorkflowId(market));
     const view = await eventually(async () => {
       const v = await handle.query(marketViewQuery);
-      return v.queued === 0 ? v : null;
+      return v.ready && v.queued === 0 ? v : null;
     });
     const rows = await h.collections.orders.find({ condition_id: market.condition_id }).toArray();
     expect(rows).toHaveLength(orders.length);
