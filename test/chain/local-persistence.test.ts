@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createWalletClient, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
-  createChainPort, fillAmountFor, questionIdOf, startLocalChain, type ChainPort, type LocalChain, type PreparedCondition,
+  createChainPort, orderFillFor, questionIdOf, startLocalChain, type ChainPort, type LocalChain, type PreparedCondition,
 } from '../../src/chain';
 import { collateralAbi, conditionalTokensAbi, exchangeAbi } from '../../src/chain/generated';
 import { buildOrder, signOrder, type BuildOrderInput, type SignedOrder } from '../../src/signing';
@@ -91,7 +91,7 @@ describe('embedded chain persistence (write-ahead journal)', () => {
     const maker = sign(bob.privateKey, bob.address, { side: 'BUY', outcome: 0, price: '0.45', size: '10', expiration });
     const matchHash = await port.submitMatch({
       taker: strip(taker), makers: [strip(maker)],
-      takerFillAmount: fillAmountFor('BUY', 10n * E18, 60), makerFillAmounts: [fillAmountFor('BUY', 10n * E18, 45)],
+      takerFill: orderFillFor('BUY', 10n * E18, 55), makerFills: [orderFillFor('BUY', 10n * E18, 45)],
     });
     const matchReceipt = await port.waitForReceipt(matchHash, 0);
     expect(matchReceipt.status).toBe('success');
