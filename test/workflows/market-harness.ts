@@ -140,7 +140,7 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
   const natives: NativeConnection[] = [];
   const running: { worker: Worker; done: Promise<void> }[] = [];
   let bundle: WorkflowBundleWithSourceMap | undefined;
-  return {
+  const harness: Harness = {
     client, collections, publisher, chain,
     async prepareWorker() {
       const native = await NativeConnection.connect({ address: testTemporalAddress() });
@@ -163,7 +163,7 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
       };
     },
     async startWorker() {
-      return (await this.prepareWorker()).start();
+      return (await harness.prepareWorker()).start();
     },
     async close() {
       for (const r of running) {
@@ -174,6 +174,7 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
       await connection.close();
     },
   };
+  return harness;
 }
 
 /** Polls until `check` returns a truthy value (real clock), or fails with the last value seen. */
