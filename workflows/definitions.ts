@@ -13,6 +13,8 @@ export interface MarketWorkflowInput {
   counters?: EngineCounters;
   /** Order hashes received but not yet placed when the previous run continued as new. */
   pending?: string[];
+  /** Removals received but not yet applied when the previous run continued as new. */
+  pendingRemovals?: RemoveOrders[];
   /** Status-change counter, for deterministic audit ids across runs. */
   changes?: number;
   /** YES ticks of the last trade (the ticker's last price). */

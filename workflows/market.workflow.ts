@@ -55,6 +55,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     delete results[id];
     return result;
   };
+  for (const request of input.pendingRemovals ?? []) queue.push({ kind: 'remove', request });
   if (input.pending?.length) queue.push({ kind: 'place', hashes: input.pending });
   setHandler(submitOrdersSignal, ({ hashes }) => {
     if (Array.isArray(hashes) && hashes.length > 0) queue.push({ kind: 'place', hashes: hashes.map((h) => String(h).toLowerCase()) });
@@ -260,29 +261,41 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
 
   const wantsNewRun = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
 
+  async function run(command: Command): Promise<void> {
+    if (command.kind === 'place') await place(command.hashes);
+    else if (command.kind === 'cancel') results[command.id] = await cancel(command.request);
+    else if (command.kind === 'remove') await remove(command.request);
+    else results[command.id] = await changeStatus(command.change);
+    await expire();
+  }
+  const awaitsAnswer = () => queue.some((c) => c.kind === 'cancel' || c.kind === 'status');
+
   for (;;) {
     const next = book.nextExpiration();
     const wake = () => queue.length > 0 || wantsNewRun();
     if (next === null) await condition(wake);
     else await condition(wake, Math.max(1, next * 1000 - Date.now()));
-    while (queue.length > 0) {
-      const command = take();
-      if (command.kind === 'place') await place(command.hashes);
-      else if (command.kind === 'cancel') results[command.id] = await cancel(command.request);
-      else if (command.kind === 'remove') await remove(command.request);
-      else results[command.id] = await changeStatus(command.change);
-      await expire();
-    }
+    // Under constant load the queue never empties: the history bound is checked between steps.
+    while (queue.length > 0 && !wantsNewRun()) await run(take());
     await expire();
-    if (wantsNewRun()) {
-      // Let update handlers return their answers; any command that arrives meanwhile is served first.
-      await condition(() => allHandlersFinished() || queue.length > 0);
-      if (queue.length === 0) break;
-    }
+    if (wantsNewRun()) break;
+  }
+  // Updates need their answer from this run: serve the queue up to the last one, then let every
+  // handler return. What is left (placements, removals) is carried into the next run, in order.
+  for (;;) {
+    while (awaitsAnswer()) await run(take());
+    await condition(() => allHandlersFinished() || awaitsAnswer());
+    if (!awaitsAnswer()) break;
+  }
+  const pending: string[] = [];
+  const pendingRemovals: RemoveOrders[] = [];
+  for (const c of queue) {
+    if (c.kind === 'place') pending.push(...c.hashes);
+    else if (c.kind === 'remove') pendingRemovals.push(c.request);
   }
   await continueAsNew<typeof marketWorkflow>({
     market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit,
-    settlementRetryDelayMs: input.settlementRetryDelayMs,
+    settlementRetryDelayMs: input.settlementRetryDelayMs, pending, pendingRemovals,
   });
 }
 

@@ -120,6 +120,11 @@ describe('matching recovery', () => {
     await eventually(async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', 20_000, 'taker matched');
     const hit = await h.collections.fills.find({ order_hash: { $in: all.slice(0, 12).map((o) => o.order_hash) } }).toArray();
     expect(hit.map((f) => f.order_hash).sort()).toEqual(all.slice(0, 3).map((o) => o.order_hash).sort());
+    // A burst of separate signals (no coalescing) while runs keep rolling over: nothing is lost.
+    const burst = await persist(db(), market, Array.from({ length: 24 }, (_, i) => ({ wallet: wallet(), side: (i % 2 ? 'BUY' : 'SELL') as 'BUY' | 'SELL', price: 30 + (i % 5), size: '1' })));
+    await Promise.all(burst.map((o) => createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 40 } }).submit(market, [o.order_hash])));
+    all.push(...burst);
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === all.length, 30_000, 'burst accepted');
     await expectConsistent(market, all);
     // More than one run happened (the first run continued as new).
     await eventually(async () => {
