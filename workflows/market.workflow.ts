@@ -25,6 +25,7 @@ import { settlementWorkflow } from './settlement.workflow';
 
 const db = proxyActivities<MarketActivities>(DB_STEP);
 const MARKET_ID = defineSearchAttributeKey('MarketId', SearchAttributeType.KEYWORD);
+const ORDER_HASH = defineSearchAttributeKey('OrderHash', SearchAttributeType.KEYWORD);
 
 /** Orders placed per step: bounds the step's activity payload (well under 2 MB). */
 export const MAX_PLACE_BATCH = 200;
@@ -130,16 +131,26 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     if (folded.trades.length > 0) await startSettlement(folded.trades);
   }
 
+  /** One settlement child per taker order of the step: one `matchOrders(taker, makers)` each. */
   async function startSettlement(trades: TradeWrite[]): Promise<void> {
-    const batchId = `${key}:${trades[0].tradeId.slice(trades[0].tradeId.lastIndexOf(':') + 1)}`;
-    await startChild(settlementWorkflow, {
-      workflowId: settlementWorkflowId(batchId),
-      args: [{ market, batchId, tradeIds: trades.map((t) => t.tradeId), retryDelayMs: input.settlementRetryDelayMs }],
-      // Settlement outlives this run: continue-as-new must not cancel it.
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      memo: { market: key, trades: trades.length },
-      typedSearchAttributes: [{ key: MARKET_ID, value: key }],
-    });
+    const groups: TradeWrite[][] = [];
+    for (const t of trades) {
+      const last = groups[groups.length - 1];
+      if (last && last[0].taker.orderHash === t.taker.orderHash) last.push(t);
+      else groups.push([t]);
+    }
+    for (const group of groups) {
+      const first = group[0].tradeId;
+      const batchId = `${key}:${first.slice(first.lastIndexOf(':') + 1)}`;
+      await startChild(settlementWorkflow, {
+        workflowId: settlementWorkflowId(batchId),
+        args: [{ market, batchId, tradeIds: group.map((t) => t.tradeId), retryDelayMs: input.settlementRetryDelayMs }],
+        // Settlement outlives this run: continue-as-new must not cancel it.
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        memo: { market: key, taker: group[0].taker.orderHash, trades: group.length },
+        typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: group[0].taker.orderHash }],
+      });
+    }
   }
 
   async function place(hashes: string[]): Promise<void> {

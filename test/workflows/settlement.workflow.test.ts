@@ -75,6 +75,27 @@ describe('settlement and on-chain cancel workflows', () => {
     }
   });
 
+  test('when one step holds two takers, then each taker gets its own settlement (one matchOrders per taker)', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [s1, s2] = await persist(db(), market, [
+      { wallet: wallet(), side: 'SELL', price: 40, size: '1' },
+      { wallet: wallet(), side: 'SELL', price: 41, size: '1' },
+    ]);
+    await matcher.submit(market, [s1.order_hash, s2.order_hash]);
+    await eventually(async () => (await order(s2.order_hash))?.book_added_at, 20_000, 'resting');
+    const [b1, b2] = await persist(db(), market, [
+      { wallet: wallet(), side: 'BUY', price: 45, size: '1' },
+      { wallet: wallet(), side: 'BUY', price: 45, size: '1' },
+    ]);
+    await matcher.submit(market, [b1.order_hash, b2.order_hash]);
+    await eventually(async () => (await order(b2.order_hash))?.status === 'FILLED', 20_000, 'both settled');
+    const key = marketKeyOf(market);
+    const batches = h.chain.sent.filter((s) => s.batchId.startsWith(key)).map((s) => [s.batchId, s.trades]);
+    expect(batches).toEqual([[`${key}:1`, 1], [`${key}:2`, 1]]);
+    expect((await order(b1.order_hash))?.status).toBe('FILLED');
+  });
+
   test('when the order is cancelled on chain, then the watch takes it off the book', async () => {
     const market = newMarket();
     await insertMarket(db(), market);
