@@ -73,4 +73,4 @@ export const cancelOrdersUpdate = defineUpdate<CancelOutcome, [CancelOrders]>('c
 export const setMarketStatusUpdate = defineUpdate<StatusResult, [StatusChange]>('setMarketStatus');
 export const marketViewQuery = defineQuery<MarketView>('marketView');
 /** Wire shapes of the book, YES ticks and base units as strings (no bigint in payloads). */
-export const marketDepthQuery = defineQuery<{ seq: number; bids: { price: number; remaining: string }[]; asks: { price: number; remaining: string }[] }, [number?]>('marketDepth');
+export const marketDepthQuery = defineQuery<{ ready: boolean; seq: number; bids: { price: number; remaining: string }[]; asks: { price: number; remaining: string }[] }, [number?]>('marketDepth');

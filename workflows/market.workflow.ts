@@ -99,7 +99,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   setHandler(marketDepthQuery, (n) => {
     const depth = engine?.depth(n ?? 50) ?? { seq: 0, bids: [], asks: [] };
     const wire = (levels: { price: number; remaining: bigint }[]) => levels.map((l) => ({ price: l.price, remaining: l.remaining.toString() }));
-    return { seq: depth.seq, bids: wire(depth.bids), asks: wire(depth.asks) };
+    return { ready: engine !== undefined, seq: depth.seq, bids: wire(depth.bids), asks: wire(depth.asks) };
   });
 
   const state = await db.loadMarketState(market);

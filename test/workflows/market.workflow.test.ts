@@ -170,6 +170,7 @@ describe('market workflow', () => {
     expect(Date.now() / 1000).toBeGreaterThanOrEqual(expiration);
     expect((await order(plain.order_hash))?.status).toBe('OPEN');
     const depth = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketDepthQuery, 10);
+    expect(depth).toMatchObject({ ready: true });
     expect(depth.bids.map((l) => l.price)).toEqual([41]);
     await saveHistory(h, marketWorkflowId(market), 'market-expiry.json');
   });

@@ -44,7 +44,11 @@ describe('matching recovery', () => {
     }
     expect(view.resting).toBe(resting);
     // The stored book equals the workflow's book.
-    const depth = await handle.query(marketDepthQuery, 500);
+    // (Settlement children completing wake the workflow, which may roll over to a new run: wait until it is ready.)
+    const depth = await eventually(async () => {
+      const d = await handle.query(marketDepthQuery, 500);
+      return d.ready ? d : null;
+    });
     const levels = await h.collections.bookLevels.find({ condition_id: market.condition_id }).toArray();
     const stored = (side: string) => levels.filter((l) => l.side === side).map((l) => ({ price: l.ticks as number, remaining: l.remaining as string }));
     expect(stored('BID').sort((a, b) => b.price - a.price)).toEqual(depth.bids);
@@ -148,6 +152,7 @@ describe('matching recovery', () => {
     await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 3);
     const handle = h.client.workflow.getHandle(marketWorkflowId(market));
     const before = await handle.query(marketDepthQuery, 50);
+    expect(before.ready).toBe(true);
     const view = await handle.query(marketViewQuery);
     await handle.terminate('test: lose the workflow');
     const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 65, size: '1' }]);
