@@ -41,7 +41,7 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
       : { found: false, status: 'PAUSED', resolution_outcome: null, decimals: 18, fee_rate_bps: 0 };
     if (!doc) logger.warn({ market }, 'market workflow started for an unknown market: placements are refused');
     const counters = state && typeof state.engine_seq === 'number'
-      ? { seq: state.engine_seq, bookSeq: state.seq ?? 0, tradeSeq: state.engine_trade_seq ?? 0, arrival: state.engine_arrival ?? 0 }
+      ? { seq: state.engine_seq, bookSeq: Math.max(state.engine_book_seq ?? 0, state.seq ?? 0), tradeSeq: state.engine_trade_seq ?? 0, arrival: state.engine_arrival ?? 0 }
       : null;
     const lastPrice = typeof ticker?.last_price === 'string' ? Math.round(Number(ticker.last_price) * 100) : null;
     return { info, counters, lastPrice };
@@ -84,6 +84,15 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     const { market, decimals } = batch;
     const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
     const shares = (units: string | bigint) => formatCanonical(BigInt(units), decimals);
+
+    // 0. Engine counters first: if this step is cut short for good (workflow terminated), a cold
+    //    start still resumes above every seq and trade number the step may have written.
+    const n = batch.counters;
+    await c.bookStates.updateOne(filter, {
+      $max: { engine_seq: n.seq, engine_book_seq: n.bookSeq, engine_trade_seq: n.tradeSeq, engine_arrival: n.arrival }, $setOnInsert: { seq: 0 }, $set: { updated_at: at },
+    }, { upsert: true }).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
 
     // 1. Fills and public trades first: an order that reads MATCHED always has its fills.
     const touched = [...new Set([...batch.orders.map((o) => o.hash), ...batch.direct.map((d) => d.hash)])];
@@ -155,14 +164,8 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
         ? { deleteOne: { filter: key } }
         : { updateOne: { filter: key, update: { $set: { price: priceOfTicks(l.price), remaining: l.remaining, seq: l.bookSeq } }, upsert: true } };
     }));
-    const n = batch.counters;
-    await bulk(c.bookStates, [{
-      updateOne: {
-        filter,
-        update: { $max: { seq: n.bookSeq, engine_seq: n.seq, engine_trade_seq: n.tradeSeq, engine_arrival: n.arrival }, $set: { updated_at: at } },
-        upsert: true,
-      },
-    }]);
+    // The book seq last: readers pair it with the levels above.
+    await c.bookStates.updateOne(filter, { $max: { seq: n.bookSeq }, $set: { updated_at: at } });
     if (batch.ticker) {
       const t = batch.ticker;
       const price = (ticks: number | null) => (ticks === null ? null : priceOfTicks(ticks));
