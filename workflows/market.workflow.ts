@@ -165,8 +165,16 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
         continue;
       }
       if (book.order(o.hash)) continue; // already resting: a re-delivery
+      let engineOrder: EngineOrder;
       try {
-        for (const e of book.place(toEngineOrder(o), now)) events.push(e);
+        engineOrder = toEngineOrder(o);
+      } catch {
+        // A malformed record must not wedge the market (a throw here would fail every task).
+        direct.push({ hash: o.hash, status: 'MATCH_FAILED', reason: 'INVALID_ORDER' });
+        continue;
+      }
+      try {
+        for (const e of book.place(engineOrder, now)) events.push(e);
         placed.add(o.hash);
       } catch (error) {
         if (!isEngineError(error)) throw error;

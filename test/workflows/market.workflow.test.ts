@@ -155,6 +155,23 @@ describe('market workflow', () => {
     await saveHistory(h, marketWorkflowId(market), 'market-status.json');
   });
 
+  test('when a persisted order is malformed or breaks the engine rules, then it ends MATCH_FAILED and the market keeps going', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [garbled, drifted, fine] = await persist(db(), market, [
+      { wallet: wallet(), side: 'BUY', price: 40, size: '1' },
+      { wallet: wallet(), side: 'BUY', price: 41, size: '1' },
+      { wallet: wallet(), side: 'BUY', price: 42, size: '1' },
+    ]);
+    await h.collections.orders.updateOne({ order_hash: garbled.order_hash }, { $set: { size_units: 'not-a-number' } });
+    await h.collections.orders.updateOne({ order_hash: drifted.order_hash }, { $set: { maker_amount: '1' } });
+    await matcher.submit(market, [garbled.order_hash, drifted.order_hash, fine.order_hash]);
+    await eventually(async () => (await order(fine.order_hash))?.book_added_at, 20_000, 'fine order placed');
+    expect(await order(garbled.order_hash)).toMatchObject({ status: 'MATCH_FAILED', cancel_reason: 'INVALID_ORDER', handoff: 'ACCEPTED' });
+    expect(await order(drifted.order_hash)).toMatchObject({ status: 'MATCH_FAILED', cancel_reason: 'INVALID_ORDER' });
+    expect((await order(fine.order_hash))?.status).toBe('OPEN');
+  });
+
   test('when a GTD order reaches its expiration, then the workflow timer expires it', async () => {
     const market = newMarket();
     await insertMarket(db(), market);
