@@ -4,6 +4,7 @@
  * at-least-once retry never applies twice: orders by `applied_seq`, fills and trades by their key
  * ($setOnInsert), book levels and the ticker by their seq, counters by $max.
  */
+import { ApplicationFailure } from '@temporalio/common';
 import type { mongo } from 'mongoose';
 import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
@@ -203,18 +204,32 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     }
   }
 
+  /**
+   * Applies a status change with the markets module's audit scheme: the change claims audit row
+   * `{chain}:{condition}:v{N+1}` (unique), then the market gets status and `status_version` N+1.
+   * A retry that finds its own claim (same change) goes on; another writer's claim is an error.
+   */
   async function applyMarketStatus(w: StatusWrite): Promise<void> {
     const at = new Date(w.at);
     const filter = { chain_id: w.market.chain_id, condition_id: w.market.condition_id };
-    await c.markets.updateOne(filter, { $set: { status: w.to_status, resolution_outcome: w.resolution_outcome, updated_at: at } });
+    const current = await c.markets.findOne(filter);
+    if (!current) throw ApplicationFailure.nonRetryable(`market ${w.market.chain_id}-${w.market.condition_id} not found`, 'NOT_FOUND');
+    if (current.status === w.to_status && current.resolution_outcome === w.resolution_outcome && current.status_change_id === w.change_id) return;
+    const version = Number(current.status_version ?? 0) + 1;
+    const change_id = `${w.market.chain_id}:${w.market.condition_id}:v${version}`;
     try {
       await c.statusChanges.insertOne({
-        change_id: w.change_id, ...filter, from_status: w.from_status, to_status: w.to_status,
-        resolution_outcome: w.resolution_outcome, actor: w.actor, via: 'market-workflow', at,
+        change_id, ...filter, from_status: w.from_status, to_status: w.to_status, resolution_outcome: w.resolution_outcome,
+        actor: w.actor, via: 'market-workflow', workflow_change_id: w.change_id, at,
       });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
+      const claimed = await c.statusChanges.findOne({ change_id });
+      if (claimed?.workflow_change_id !== w.change_id) throw new Error(`status version ${version} was claimed by another writer`);
     }
+    await c.markets.updateOne(filter, {
+      $set: { status: w.to_status, resolution_outcome: w.resolution_outcome, status_version: version, status_change_id: w.change_id, updated_at: at },
+    });
   }
 
   return { loadMarketState, loadRestingPage, loadOrdersForPlacement, lookupOrders, applyMatchBatch, applyMarketStatus };

@@ -38,6 +38,8 @@ export interface StatusChange {
   status: MarketStatus;
   resolution_outcome?: 0 | 1;
   actor: string;
+  /** The status the caller saw: the update is rejected when the market no longer has it. */
+  expected_from?: MarketStatus;
 }
 
 export interface StatusResult {
@@ -45,6 +47,8 @@ export interface StatusResult {
   resolution_outcome: 0 | 1 | null;
   /** Resting orders the change cancelled (CLOSED, RESOLVED). */
   cancelled: number;
+  /** Set (internally) when the change was refused; the update then fails with this message. */
+  refused?: string;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import {
-  allHandlersFinished, condition, continueAsNew, log, ParentClosePolicy, proxyActivities, setHandler, startChild,
+  allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, ParentClosePolicy, proxyActivities, setHandler, startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CancelOutcome } from '../src/contracts/market-matcher';
@@ -74,17 +74,28 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       if (request.hashes.length > 1_000) throw new Error('at most 1000 hashes per cancel');
     },
   });
+  const statusRefusal = (change: StatusChange): string | null => {
+    if (info.status === 'RESOLVED' && change.status !== 'RESOLVED') return 'a resolved market cannot change status';
+    if (change.expected_from !== undefined && change.expected_from !== info.status) {
+      return `Market status changed concurrently (expected ${change.expected_from}, is ${info.status}); retry`;
+    }
+    return null;
+  };
   setHandler(setMarketStatusUpdate, async (change) => {
     const id = nextId++;
     queue.push({ kind: 'status', id, change });
-    return answer<StatusResult>(id);
+    const result = await answer<StatusResult>(id);
+    if (result.refused) throw ApplicationFailure.nonRetryable(result.refused, 'VALIDATION_ERROR');
+    return result;
   }, {
     validator: (change) => {
       if (!change || !STATUSES.includes(change.status)) throw new Error(`unknown market status ${String(change?.status)}`);
       if (change.status === 'RESOLVED' && change.resolution_outcome !== 0 && change.resolution_outcome !== 1) {
         throw new Error('RESOLVED needs resolution_outcome 0 or 1');
       }
-      if (info.status === 'RESOLVED' && change.status !== 'RESOLVED') throw new Error('a resolved market cannot change status');
+      // Before the run has loaded its market, the main loop checks the rest (statusRefusal).
+      const refusal = engine === undefined ? null : statusRefusal(change);
+      if (refusal) throw new Error(refusal);
     },
   });
   setHandler(marketViewQuery, () => ({
@@ -246,6 +257,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
 
   async function changeStatus(change: StatusChange): Promise<StatusResult> {
     const from = info.status;
+    const refused = statusRefusal(change);
+    if (refused) return { status: info.status, resolution_outcome: info.resolution_outcome, cancelled: 0, refused };
     const ending = change.status === 'CLOSED' || change.status === 'RESOLVED';
     const before = book.restingCount;
     if (ending) await write(book.cancelAll(nowSeconds(), {}, 'MARKET_CLOSED'), new Set(), []);

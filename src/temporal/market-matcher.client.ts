@@ -33,7 +33,7 @@ interface Lane {
 export interface MarketMatcherClient extends MarketMatcher {
   setStatus(market: MarketRef, change: { status: string; resolution_outcome?: 0 | 1; actor: string }): Promise<void>;
   /** Same as setStatus, with the workflow's answer. */
-  changeStatus(market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string }): Promise<StatusResult>;
+  changeStatus(market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string; expected_from?: MarketStatus }): Promise<StatusResult>;
   /** Signals sent so far (tests and metrics: coalescing makes it far lower than submits). */
   readonly signalsSent: number;
 }
@@ -104,7 +104,7 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
     return update(market, cancelOrdersUpdate, { wallet, hashes: orderHashes });
   };
 
-  const changeStatus = (market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string }) =>
+  const changeStatus = (market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string; expected_from?: MarketStatus }) =>
     update(market, setMarketStatusUpdate, change);
 
   return {

@@ -1,6 +1,8 @@
 import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
 import { marketWorkflowId } from '../../src/matching/market-ids';
+import type { MarketRecord } from '../../src/db/models';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
+import { createWorkflowMarketStatusChanger } from '../../src/temporal/market-status-changer';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
 import { createHarness, eventually, saveHistory, insertMarket, newMarket, persist, SHARE, wallet, type Harness } from './market-harness';
@@ -37,6 +39,8 @@ describe('market workflow', () => {
       return o?.status === 'MATCHED' ? o : null;
     }, 20_000, 'buy matched');
     expect(b).toMatchObject({ remaining_size: '0', handoff: 'ACCEPTED', filled_units: (4n * SHARE).toString() });
+    // The step's writes end with the ticker (orders come before levels and ticker): wait for it.
+    await eventually(async () => (await h.collections.tickers.findOne({ condition_id: market.condition_id }))?.last_price, 20_000, 'ticker');
     expect(b.book_added_at).toBeInstanceOf(Date);
     const s = await order(sell.order_hash);
     expect(s).toMatchObject({ status: 'PARTIALLY_FILLED', remaining_size: '6', remaining_units: (6n * SHARE).toString() });
@@ -148,11 +152,25 @@ describe('market workflow', () => {
     await matcher.setStatus(market, { status: 'RESOLVED', resolution_outcome: 1, actor: 'ops' });
     expect(await h.collections.markets.findOne({ condition_id: market.condition_id })).toMatchObject({ status: 'RESOLVED', resolution_outcome: 1 });
     const audit = await h.collections.statusChanges.find({ condition_id: market.condition_id }).sort({ at: 1 }).toArray();
-    expect(audit.map((r) => [r.from_status, r.to_status, r.via])).toEqual([
-      ['OPEN', 'PAUSED', 'market-workflow'], ['PAUSED', 'CLOSED', 'market-workflow'], ['CLOSED', 'RESOLVED', 'market-workflow'],
+    const id = (v: number) => `${market.chain_id}:${market.condition_id}:v${v}`;
+    expect(audit.map((r) => [r.change_id, r.from_status, r.to_status, r.via])).toEqual([
+      [id(1), 'OPEN', 'PAUSED', 'market-workflow'], [id(2), 'PAUSED', 'CLOSED', 'market-workflow'], [id(3), 'CLOSED', 'RESOLVED', 'market-workflow'],
     ]);
+    expect((await h.collections.markets.findOne({ condition_id: market.condition_id }))?.status_version).toBe(3);
     await expect(matcher.setStatus(market, { status: 'OPEN', actor: 'ops' })).rejects.toThrow();
     await saveHistory(h, marketWorkflowId(market), 'market-status.json');
+  });
+
+  test('when the admin route changes status through the workflow-backed changer, then a stale `from` is refused and the market comes back', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const changer = createWorkflowMarketStatusChanger(matcher, async (chainId, conditionId) =>
+      (await h.collections.markets.findOne({ chain_id: chainId, condition_id: conditionId })) as unknown as MarketRecord | null);
+    const base = { chainId: market.chain_id, conditionId: market.condition_id, resolutionOutcome: null, actor: 'ops', via: 'admin-api' };
+    const paused = await changer.changeStatus({ ...base, from: 'OPEN', to: 'PAUSED' });
+    expect(paused).toMatchObject({ status: 'PAUSED', status_version: 1 });
+    await expect(changer.changeStatus({ ...base, from: 'OPEN', to: 'CLOSED' })).rejects.toHaveProperty('code', 'VALIDATION_ERROR');
+    expect((await h.collections.markets.findOne({ condition_id: market.condition_id }))?.status).toBe('PAUSED');
   });
 
   test('when a persisted order is malformed or breaks the engine rules, then it ends MATCH_FAILED and the market keeps going', async () => {
@@ -166,7 +184,7 @@ describe('market workflow', () => {
     await h.collections.orders.updateOne({ order_hash: garbled.order_hash }, { $set: { size_units: 'not-a-number' } });
     await h.collections.orders.updateOne({ order_hash: drifted.order_hash }, { $set: { maker_amount: '1' } });
     await matcher.submit(market, [garbled.order_hash, drifted.order_hash, fine.order_hash]);
-    await eventually(async () => (await order(fine.order_hash))?.book_added_at, 20_000, 'fine order placed');
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 3, 20_000, 'all handled');
     expect(await order(garbled.order_hash)).toMatchObject({ status: 'MATCH_FAILED', cancel_reason: 'INVALID_ORDER', handoff: 'ACCEPTED' });
     expect(await order(drifted.order_hash)).toMatchObject({ status: 'MATCH_FAILED', cancel_reason: 'INVALID_ORDER' });
     expect((await order(fine.order_hash))?.status).toBe('OPEN');
