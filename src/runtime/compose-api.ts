@@ -12,6 +12,8 @@ import { chainInfoOf, createChainConditionPreparer, createChainRegistry, reprepa
 import { pingDatabase } from '../db/connect';
 import { pingTemporal, TemporalHandle } from '../temporal/connect';
 import { createMarketMatcherClient } from '../temporal/market-matcher.client';
+import { createWorkflowMarketStatusChanger } from '../temporal/market-status-changer';
+import { createMarketModel, type MarketRecord } from '../db/models';
 import { startOnchainCancelWatch } from '../temporal/onchain-cancel.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 
@@ -35,6 +37,8 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
   }
   const chains = createChainRegistry([await chainInfoOf(chain)], config.CHAIN_ID);
   const preparer = createChainConditionPreparer(chain);
+  const matcher = createMarketMatcherClient(temporal.client, config.TEMPORAL_TASK_QUEUE);
+  const markets = createMarketModel(db);
   const modules = createApiModules({
     db,
     logger,
@@ -43,13 +47,16 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     apiKeyPepper: config.API_KEY_PEPPER,
     jwt: { jwksUrl: config.AUTH_JWKS_URL, secret: config.AUTH_JWT_SECRET, issuer: config.AUTH_JWT_ISSUER, audience: config.AUTH_JWT_AUDIENCE },
     adminToken: config.ADMIN_TOKEN,
+    // Every status change goes through the market's workflow (decisions section 6).
+    statusChanger: createWorkflowMarketStatusChanger(matcher, (chain_id, condition_id) =>
+      markets.findOne({ chain_id, condition_id }).lean<MarketRecord>().exec(),
+    ),
   });
   if (config.LOCAL_DEV_CHAIN) {
     const prepared = await reprepareMarketConditions({ store: modules.store, chainId: config.CHAIN_ID, preparer, logger });
     const seeded = await modules.seedDemoMarket();
     logger.info({ prepared, seeded }, 'dev chain: market conditions prepared');
   }
-  const matcher = createMarketMatcherClient(temporal.client, config.TEMPORAL_TASK_QUEUE);
   const orders = createOrderRouters({
     connection: db,
     matcher,
