@@ -1,0 +1,213 @@
+/**
+ * End to end on the embedded stack, wired exactly as `npm start` wires it (composeApi for the API
+ * process, createActivities with the chain settlement and realtime publisher for the worker):
+ * funded wallets trade over HTTP, the market workflow matches, settlement sends `matchOrders` to
+ * the local chain, and every view of the result agrees, to the wei.
+ */
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { SignJWT } from 'jose';
+import { createPublicClient, http, type Address, type Hex } from 'viem';
+import { createActivities } from '../../activities';
+import { startApiServer, type RunningApi } from '../../src/api/server';
+import { startLocalChain, type LocalChain } from '../../src/chain';
+import { collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
+import { loadConfig } from '../../src/config';
+import { freePort } from '../../src/embedded/free-port';
+import { createRealtimePublisher } from '../../src/gateway';
+import { createLogger } from '../../src/logging/logger';
+import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
+import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
+import { createChainSettlement } from '../../src/settlement/chain-settlement';
+import { buildOrder, signOrder } from '../../src/signing';
+import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';
+import { useTestDatabase } from '../helpers/test-database';
+import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
+
+const E18 = 10n ** 18n;
+const SECRET = 'e2e-jwt-secret-0123456789abcdef-0123456789';
+const ADMIN = 'e2e-admin-token-0123456789abcdef-0123456789';
+
+interface MarketView {
+  condition_id: string;
+  chain_id: number;
+  fee_rate_bps: number;
+  ctf_exchange_address: Address;
+  collateral_token: Address;
+  conditional_tokens_address: Address;
+  tokens: { outcome: 0 | 1; token_id: string; decimals: number }[];
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('a trade from HTTP to the chain', () => {
+  const database = useTestDatabase('e2e');
+  const logger = createLogger({ level: 'silent' });
+  let chain: LocalChain;
+  let temporal: TemporalHandle;
+  let composition: ApiComposition;
+  let api: RunningApi;
+  let worker: Worker;
+  let workerRun: Promise<void>;
+
+  beforeAll(async () => {
+    chain = await startLocalChain({ port: await freePort(), chainId: 56, blockIntervalMs: 200 });
+    const config = loadConfig({
+      CHAIN_RPC_URL: chain.rpcUrl,
+      OPERATOR_PRIVATE_KEY: chain.operatorKey,
+      EXCHANGE_ADDRESS: chain.addresses.exchange,
+      COLLATERAL_ADDRESS: chain.addresses.collateral,
+      CONDITIONAL_TOKENS_ADDRESS: chain.addresses.conditionalTokens,
+      CHAIN_CONFIRMATIONS: '1',
+      TEMPORAL_TASK_QUEUE: uniqueTaskQueue('e2e'),
+      AUTH_JWT_SECRET: SECRET,
+      API_KEY_PEPPER: 'e2e-pepper-0123456789abcdef-0123456789ab',
+      ADMIN_TOKEN: ADMIN,
+      LOG_LEVEL: 'silent',
+    });
+    const db = database.db();
+    const chainPort = chainPortFromConfig(config);
+    worker = await Worker.create({
+      connection: await NativeConnection.connect({ address: testTemporalAddress() }),
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      workflowsPath: require.resolve('../../workflows'),
+      activities: createActivities({
+        db,
+        logger,
+        chain: createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS),
+        publisher: createRealtimePublisher({ db, logger }),
+        chainPollMs: 200,
+      }),
+    });
+    workerRun = worker.run();
+    temporal = await connectTemporal(testTemporalAddress(), 'default');
+    composition = await composeApi(config, { db, temporal, chain: chainPort, logger });
+    api = await startApiServer({ host: '127.0.0.1', port: 0, logger, ...composition });
+  }, 180_000);
+
+  afterAll(async () => {
+    await api?.close();
+    await composition?.close();
+    worker?.shutdown();
+    await workerRun;
+    await temporal?.close();
+    await chain?.stop();
+  });
+
+  const jwtFor = (wallet: Address) =>
+    new SignJWT({ wallet_address: wallet }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(SECRET));
+
+  async function call(method: string, path: string, options: { jwt?: string; admin?: boolean; body?: unknown } = {}) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (options.jwt) headers.authorization = `Bearer ${options.jwt}`;
+    if (options.admin) headers['x-admin-token'] = ADMIN;
+    const res = await fetch(`${api.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  }
+
+  function signedItem(account: { address: Address; privateKey: Hex }, market: MarketView, o: { side: 'BUY' | 'SELL'; outcome: 0 | 1; price: string; size: string }) {
+    const built = buildOrder({
+      market: { exchange: market.ctf_exchange_address, chainId: market.chain_id, tokens: market.tokens, decimals: market.tokens[0].decimals, feeRateBps: market.fee_rate_bps },
+      maker: account.address,
+      ...o,
+    });
+    const signed = signOrder(built, account.privateKey);
+    const item = {
+      condition_id: market.condition_id, chain_id: market.chain_id, side: o.side, order_type: 'LIMIT', outcome: o.outcome, price: o.price, size: o.size,
+      salt: built.order.salt.toString(), signer: account.address, taker: built.order.taker, token_id: built.order.tokenId.toString(),
+      maker_amount: built.order.makerAmount.toString(), taker_amount: built.order.takerAmount.toString(), expiration: '0', nonce: '0',
+      fee_rate_bps: market.fee_rate_bps, signature_type: 0, signature: signed.signature,
+    };
+    return { item, hash: signed.orderHash };
+  }
+
+  it('when funded wallets mint and then transfer over HTTP, then the chain, fills, orders, positions, book and ticker all agree', async () => {
+    const [operator, alice, bob, carol] = chain.accounts;
+    const client = createPublicClient({ transport: http(chain.rpcUrl) });
+    const created = await call('POST', '/admin/markets', { admin: true, body: { question: 'Will the e2e test pass?', end_date: '2030-01-01T00:00:00Z', fee_rate_bps: 100 } });
+    expect(created.status).toBe(201);
+    const market = created.body as unknown as MarketView;
+    const yes = BigInt(market.tokens.find((t) => t.outcome === 1)!.token_id);
+    const no = BigInt(market.tokens.find((t) => t.outcome === 0)!.token_id);
+    const port = chainPortFromConfig(loadConfig({
+      CHAIN_RPC_URL: chain.rpcUrl, OPERATOR_PRIVATE_KEY: chain.operatorKey, EXCHANGE_ADDRESS: chain.addresses.exchange,
+      COLLATERAL_ADDRESS: chain.addresses.collateral, CONDITIONAL_TOKENS_ADDRESS: chain.addresses.conditionalTokens,
+    }));
+    for (const trader of [alice, bob, carol]) await port.fundWallet(trader.address, 100n * E18, { privateKey: trader.privateKey });
+    const collateralOf = (a: Address) => client.readContract({ address: market.collateral_token, abi: collateralAbi, functionName: 'balanceOf', args: [a] });
+    const tokenOf = (a: Address, id: bigint) => client.readContract({ address: market.conditional_tokens_address, abi: conditionalTokensAbi, functionName: 'balanceOf', args: [a, id] });
+    const feesBefore = await collateralOf(operator.address);
+
+    // 1. Mint: Alice BUY YES @0.60 rests; Bob BUY NO @0.40 (= ask YES 0.60) crosses it.
+    const aliceBuy = signedItem(alice, market, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
+    const placed = await call('POST', '/v1/orders', { jwt: await jwtFor(alice.address), body: { orders: [aliceBuy.item] } });
+    expect(placed.body.results[0]).toMatchObject({ order_hash: aliceBuy.hash, status: 'OPEN', fills: [], book_added_at: null });
+    await eventually('alice on the book', async () => ((await call('GET', `/v1/markets/${market.condition_id}/book`)).body.bids?.length ? true : undefined));
+    const bobBuy = signedItem(bob, market, { side: 'BUY', outcome: 0, price: '0.4', size: '10' });
+    expect((await call('POST', '/v1/orders', { jwt: await jwtFor(bob.address), body: { orders: [bobBuy.item] } })).body.results[0].status).toBe('OPEN');
+
+    const filled = async (jwt: string, hash: string) => {
+      const order = (await call('GET', `/v1/orders/${hash}`, { jwt })).body;
+      return order.status === 'FILLED' ? order : undefined;
+    };
+    const aliceJwt = await jwtFor(alice.address);
+    const bobJwt = await jwtFor(bob.address);
+    await eventually('mint settled', () => filled(aliceJwt, aliceBuy.hash));
+    await eventually('mint settled (bob)', () => filled(bobJwt, bobBuy.hash));
+
+    // 2. Transfer: Alice SELL YES @0.70 x4 rests; Carol BUY YES @0.75 x4 takes it at 0.70.
+    const aliceSell = signedItem(alice, market, { side: 'SELL', outcome: 1, price: '0.7', size: '4' });
+    expect((await call('POST', '/v1/orders', { jwt: aliceJwt, body: { orders: [aliceSell.item] } })).body.results[0].status).toBe('OPEN');
+    await eventually('ask on the book', async () => ((await call('GET', `/v1/markets/${market.condition_id}/book`)).body.asks?.length ? true : undefined));
+    const carolJwt = await jwtFor(carol.address);
+    const carolBuy = signedItem(carol, market, { side: 'BUY', outcome: 1, price: '0.75', size: '4' });
+    expect((await call('POST', '/v1/orders', { jwt: carolJwt, body: { orders: [carolBuy.item] } })).body.results[0].status).toBe('OPEN');
+    await eventually('transfer settled', () => filled(aliceJwt, aliceSell.hash));
+    await eventually('transfer settled (carol)', () => filled(carolJwt, carolBuy.hash));
+
+    // On chain, to the wei. Fees: 1% of min(p, 1 - p) per share, each side.
+    const mintFee = (10n * E18 * 40n * 100n) / 1_000_000n; // 0.04 each (min(0.6, 0.4) = 0.4)
+    const transferFee = (4n * E18 * 30n * 100n) / 1_000_000n; // 0.012 each (min(0.7, 0.3) = 0.3)
+    expect(await tokenOf(alice.address, yes)).toBe(6n * E18);
+    expect(await tokenOf(bob.address, no)).toBe(10n * E18);
+    expect(await tokenOf(carol.address, yes)).toBe(4n * E18);
+    expect(await collateralOf(alice.address)).toBe(100n * E18 - 6n * E18 - mintFee + (28n * E18) / 10n - transferFee);
+    expect(await collateralOf(bob.address)).toBe(100n * E18 - 4n * E18 - mintFee);
+    expect(await collateralOf(carol.address)).toBe(100n * E18 - (28n * E18) / 10n - transferFee);
+    expect((await collateralOf(operator.address)) - feesBefore).toBe(2n * mintFee + 2n * transferFee);
+
+    // Fills: both sides, CONFIRMED with the transaction hash.
+    const aliceFills = (await call('GET', '/v1/fills', { jwt: aliceJwt })).body.data as Record<string, unknown>[];
+    expect(aliceFills).toHaveLength(2);
+    for (const fill of aliceFills) expect(fill).toMatchObject({ settlement_status: 'CONFIRMED', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(aliceFills.map((f) => [f.side, f.price, f.size, f.fee]).sort()).toEqual([
+      ['BUY', '0.6', '10', '0.04'],
+      ['SELL', '0.7', '4', '0.012'],
+    ]);
+    const carolFills = (await call('GET', '/v1/fills', { jwt: carolJwt })).body.data as Record<string, unknown>[];
+    expect(carolFills).toEqual([expect.objectContaining({ role: 'taker', side: 'BUY', price: '0.7', size: '4', settlement_status: 'CONFIRMED' })]);
+
+    // Orders read back terminal with nothing left; positions follow the fills.
+    expect(await filled(carolJwt, carolBuy.hash)).toMatchObject({ remaining_size: '0', book_added_at: expect.any(String) });
+    const positions = (await call('GET', '/v1/positions', { jwt: aliceJwt })).body.data as Record<string, unknown>[];
+    expect(positions).toEqual([expect.objectContaining({ outcome: 1, size: '6', avg_price: '0.6', status: 'active' })]);
+
+    // Public views: an empty book, the last price, and two settled prints.
+    const book = (await call('GET', `/v1/markets/${market.condition_id}/book`)).body;
+    expect([book.bids, book.asks]).toEqual([[], []]);
+    const ticker = (await call('GET', `/v1/markets/${market.condition_id}/ticker`)).body;
+    expect(ticker).toMatchObject({ last_price: '0.7' });
+    const trades = (await call('GET', `/v1/markets/${market.condition_id}/trades`)).body.data as Record<string, unknown>[];
+    expect(trades.map((t) => [t.price, t.size])).toEqual([
+      ['0.7', '4'],
+      ['0.6', '10'],
+    ]);
+  }, 240_000);
+});
