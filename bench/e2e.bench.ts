@@ -1,0 +1,307 @@
+/**
+ * End-to-end order throughput and latency on the embedded stack (issue 6, performance part).
+ *
+ *   npm run bench:e2e        builds, starts dist/src/supervisor/main.js on a temp DATA_DIR and free
+ *                            loopback ports, runs the phases below, prints a table and writes
+ *                            bench/results/e2e.json
+ *
+ * Phases, interleaved round by round so that a shared machine's drift hits all of them alike:
+ *   one market   closed loop: E2E_CLIENTS wallets (half buyers, half sellers), each POSTing batches of
+ *                E2E_BATCH pre-signed crossing orders back to back, E2E_ORDERS orders per round;
+ *                accepted/s (all POSTs answered) and matched/s (every order seen matched)
+ *   ten markets  the same, each batch for one of ten markets
+ *   singles      the same load on one market with 1 order per request (coalescing still on)
+ *   baseline     one order per request, one request at a time (sequential), one market: the POST
+ *                awaits its hand-off signal, so no two submits ever coalesce = one signal per order
+ * then latency: open loop at 50% of the one-market matched rate, buy/sell pairs each in its own
+ * 1-order request, POST start -> matched event, p50/p99.
+ * "Matched" = first user-channel event (order PARTIALLY_FILLED/MATCHED/FILLED, or a fill) on /v1/ws;
+ * if the service publishes no user events, GET /v1/orders?status=filled polling (said in the output).
+ *
+ * Scale with env vars: E2E_ROUNDS (3), E2E_ORDERS (300), E2E_CLIENTS (4), E2E_BATCH (15),
+ * E2E_SINGLES_ORDERS (60), E2E_BASELINE_ORDERS (40), E2E_LAT_SECONDS (20), E2E_ROUND_TIMEOUT_S (60, per phase),
+ * E2E_BUDGET_S (420: no new round after that), E2E_LAT_RATE (orders/s; default 50% of the measured
+ * one-market rate), E2E_LOG_LEVEL (warn). Every wait is bounded; the whole run stays near 10 minutes.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { closedLoop, newPostStats, openLoop, sequential, type PostStats } from './e2e/load';
+import { MatchObserver } from './e2e/observer';
+import { closedLoopStreams, pairStream, type SignedBenchOrder } from './e2e/orders';
+import { startService, ROOT, type Service } from './e2e/service';
+import { chainPortFor, createMarkets, devSecrets, E18, fundTraders, type BenchMarket, type Trader } from './e2e/setup';
+import { median, percentile, round1 } from './e2e/stats';
+
+const int = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+
+const ROUNDS = int('E2E_ROUNDS', 3);
+const ORDERS = int('E2E_ORDERS', 300);
+const CLIENTS = Math.max(2, Math.floor(int('E2E_CLIENTS', 4) / 2) * 2);
+const BATCH = Math.min(15, int('E2E_BATCH', 15));
+const SINGLES = int('E2E_SINGLES_ORDERS', 60);
+const BASELINE = int('E2E_BASELINE_ORDERS', 40);
+const LAT_SECONDS = int('E2E_LAT_SECONDS', 20);
+const ROUND_TIMEOUT_MS = int('E2E_ROUND_TIMEOUT_S', 60) * 1000;
+/** No new round starts once this much of the run is spent (setup included); the latency phase still runs. */
+const BUDGET_MS = int('E2E_BUDGET_S', 420) * 1000;
+const RESULT_FILE = path.join(ROOT, 'bench', 'results', 'e2e.json');
+
+const log = (line: string) => process.stdout.write(`[e2e] ${line}\n`);
+const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
+
+interface PhaseResult {
+  phase: string;
+  round: number;
+  markets: number;
+  orders: number;
+  accepted: number;
+  rejected: number;
+  http_errors: number;
+  matched: number;
+  match_failed: number;
+  accepted_per_s: number | null;
+  matched_per_s: number | null;
+  post_p50_ms: number | null;
+  post_p99_ms: number | null;
+  complete: boolean;
+  seconds: number | null;
+  load_avg_1m: number;
+  error_samples: string[];
+}
+
+function summarize(phase: string, round: number, markets: number, orders: SignedBenchOrder[], stats: PostStats, observer: MatchObserver, complete: boolean): PhaseResult {
+  const times = orders.map((o) => observer.matchedAt.get(o.hash)).filter((t): t is number => t !== undefined);
+  const matchedEnd = times.length > 0 ? Math.max(...times) : null;
+  const accepted = stats.accepted;
+  const r: PhaseResult = {
+    phase, round, markets, orders: orders.length, accepted, rejected: stats.rejected, http_errors: stats.httpErrors,
+    matched: times.length,
+    match_failed: orders.filter((o) => observer.failed.has(o.hash)).length,
+    accepted_per_s: stats.lastResponse > stats.firstPost ? round1((accepted * 1000) / (stats.lastResponse - stats.firstPost)) : null,
+    matched_per_s: matchedEnd !== null ? round1((times.length * 1000) / (matchedEnd - stats.firstPost)) : null,
+    post_p50_ms: round1(percentile(stats.requestMs, 50)),
+    post_p99_ms: round1(percentile(stats.requestMs, 99)),
+    complete,
+    seconds: matchedEnd !== null ? round1((matchedEnd - stats.firstPost) / 1000) : null,
+    load_avg_1m: load()[0],
+    error_samples: stats.errorSamples,
+  };
+  log(`${phase} round ${round}: ${r.accepted}/${r.orders} accepted (${r.accepted_per_s}/s), ${r.matched} matched (${r.matched_per_s}/s) in ${r.seconds}s, ` +
+    `POST p50 ${r.post_p50_ms} ms p99 ${r.post_p99_ms} ms, load ${r.load_avg_1m}${complete ? '' : ' INCOMPLETE'}${r.error_samples.length ? ` errors: ${r.error_samples.join(' | ')}` : ''}`);
+  return r;
+}
+
+async function runClosed(api: string, observer: MatchObserver, traders: Trader[], markets: BenchMarket[], total: number, batch: number, phase: string, round: number): Promise<PhaseResult> {
+  const streams = closedLoopStreams(traders, markets, Math.ceil(total / traders.length), batch);
+  const orders = streams.flat(2);
+  observer.track(orders);
+  const stats = newPostStats();
+  const sinceWall = Date.now();
+  const deadline = performance.now() + ROUND_TIMEOUT_MS;
+  const hashes = orders.map((o) => o.hash);
+  const [, complete] = await Promise.all([closedLoop(api, streams, traders, stats, deadline), observer.waitFor(hashes, deadline, sinceWall)]);
+  return summarize(phase, round, markets.length, orders, stats, observer, complete);
+}
+
+async function runBaseline(api: string, observer: MatchObserver, traders: Trader[], market: BenchMarket, round: number): Promise<PhaseResult> {
+  const orders = pairStream(traders, market, Math.ceil(BASELINE / 2)).flat();
+  observer.track(orders);
+  const stats = newPostStats();
+  const sinceWall = Date.now();
+  const deadline = performance.now() + ROUND_TIMEOUT_MS;
+  const [, complete] = await Promise.all([sequential(api, orders, stats, deadline), observer.waitFor(orders.map((o) => o.hash), deadline, sinceWall)]);
+  return summarize('baseline (1 order/request, sequential)', round, 1, orders, stats, observer, complete);
+}
+
+async function probe(api: string, observer: MatchObserver, traders: Trader[], market: BenchMarket): Promise<string> {
+  const orders = pairStream(traders, market, 1).flat();
+  const stats = newPostStats();
+  await sequential(api, orders, stats, performance.now() + 30_000);
+  if (stats.accepted !== 2) throw new Error(`probe orders not accepted: ${stats.errorSamples.join(' | ')}`);
+  if (await observer.waitFor(orders.map((o) => o.hash), performance.now() + 20_000, Date.now() - 60_000)) {
+    return `socket user channel (${observer.userEvents} user events for the probe pair)`;
+  }
+  log(`no matched user event within 20 s (${observer.userEvents} user events so far); trying GET /v1/orders polling`);
+  observer.setMode('rest');
+  observer.track(orders);
+  if (await observer.waitFor(orders.map((o) => o.hash), performance.now() + 30_000, Date.now() - 60_000)) {
+    return 'GET /v1/orders?status=filled polling every 0.5 s per wallet (the service published no matched user events)';
+  }
+  throw new Error('the probe pair never matched (neither a user event nor MATCHED/FILLED in GET /v1/orders within 50 s)');
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const loadBefore = load();
+  log(`starting the service (load average ${loadBefore.join(' ')}, ${os.cpus().length} CPUs)`);
+  let service: Service | undefined;
+  let observer: MatchObserver | undefined;
+  const phases: PhaseResult[] = [];
+  const notes: string[] = [];
+  let matchedVia = 'n/a';
+  let latency: Record<string, unknown> | null = null;
+  try {
+    service = await startService({ logLevel: process.env.E2E_LOG_LEVEL ?? 'warn' });
+    log(`service ready in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${service.api}`);
+    const secrets = devSecrets(service.dataDir);
+    const [one] = await createMarkets(service.api, secrets.ADMIN_TOKEN, 1, 'one');
+    const ten = await createMarkets(service.api, secrets.ADMIN_TOKEN, 10, 'ten');
+    const port = chainPortFor(service.dataDir);
+    const traders = await fundTraders(port, service.dataDir, [one, ...ten], CLIENTS, 1_000_000n * E18, 100_000n * E18);
+    log(`markets and ${traders.length} wallets funded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    observer = new MatchObserver(service.api, traders);
+    try {
+      await observer.connect();
+    } catch (error) {
+      notes.push(`socket connect failed: ${error instanceof Error ? error.message : String(error)}`);
+      observer.setMode('rest');
+    }
+    matchedVia = await probe(service.api, observer, traders, one);
+    log(`matched observed via ${matchedVia}`);
+
+    const o = observer;
+    const phaseDone = async (result: PhaseResult) => {
+      phases.push(result);
+      if (!result.complete) log(`  waiting for the service to go quiet: ${await o.quiet(3_000, 30_000) ? 'quiet' : 'still busy after 30 s'}`);
+      if (service!.child.exitCode !== null) throw new Error('the service exited during the run');
+    };
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      if (round > 1 && performance.now() - t0 > BUDGET_MS) {
+        notes.push(`stopped after ${round - 1} round(s): time budget E2E_BUDGET_S spent`);
+        break;
+      }
+      await phaseDone(await runClosed(service.api, observer, traders, [one], ORDERS, BATCH, 'one market', round));
+      await phaseDone(await runClosed(service.api, observer, traders, ten, ORDERS, BATCH, 'ten markets', round));
+      await phaseDone(await runClosed(service.api, observer, traders, [one], SINGLES, 1, 'singles (1 order/request, concurrent)', round));
+      await phaseDone(await runBaseline(service.api, observer, traders, one, round));
+    }
+
+    const oneRates = phases.filter((p) => p.phase === 'one market').map((p) => p.matched_per_s ?? p.accepted_per_s ?? 0);
+    const rate = process.env.E2E_LAT_RATE ? int('E2E_LAT_RATE', 1) : Math.max(2, (median(oneRates) ?? 4) / 2);
+    const pairs = pairStream(traders, one, Math.max(1, Math.round((rate * LAT_SECONDS) / 2)));
+    log(`latency: open loop at ${rate.toFixed(1)} orders/s for ${LAT_SECONDS} s (${pairs.length * 2} orders, 1 order per request)`);
+    const stats = newPostStats();
+    const orders = pairs.flat();
+    const sinceWall = Date.now();
+    const hashes = orders.map((o) => o.hash);
+    const waitDeadline = performance.now() + LAT_SECONDS * 1000 + ROUND_TIMEOUT_MS;
+    const [open, complete] = await Promise.all([
+      openLoop(service.api, pairs, rate, stats, observer),
+      (async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        return observer!.waitFor(hashes, waitDeadline, sinceWall);
+      })(),
+    ]);
+    const fromPost: number[] = [];
+    const fromSchedule: number[] = [];
+    for (const o of orders) {
+      const at = observer.matchedAt.get(o.hash);
+      const posted = stats.postedAt.get(o.hash);
+      const due = open.scheduledAt.get(o.hash);
+      if (at === undefined || posted === undefined || due === undefined) continue;
+      fromPost.push(at - posted);
+      fromSchedule.push(at - due);
+    }
+    const summary = summarize('latency (open loop)', 1, 1, orders, stats, observer, complete);
+    phases.push(summary);
+    latency = {
+      target_orders_per_s: round1(rate),
+      achieved_accepted_per_s: summary.accepted_per_s,
+      orders: orders.length,
+      matched: fromPost.length,
+      late_sends: open.lateSends,
+      p50_ms: round1(percentile(fromPost, 50)),
+      p90_ms: round1(percentile(fromPost, 90)),
+      p99_ms: round1(percentile(fromPost, 99)),
+      max_ms: round1(percentile(fromPost, 100)),
+      p99_from_schedule_ms: round1(percentile(fromSchedule, 99)),
+      post_response_p50_ms: summary.post_p50_ms,
+      post_response_p99_ms: summary.post_p99_ms,
+    };
+    log(`latency POST -> matched: p50 ${latency.p50_ms} ms, p90 ${latency.p90_ms} ms, p99 ${latency.p99_ms} ms, max ${latency.max_ms} ms (${fromPost.length}/${orders.length} matched, ${open.lateSends} late sends)`);
+    if (observer.observeMode === 'rest') notes.push('latencies are quantized by the 0.5 s REST polling (plus the time a poll takes): upper bounds, not event times');
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error && error.cause ? ` (cause: ${String(error.cause)})` : '';
+    notes.push(`run aborted: ${message.slice(0, 2000)}${cause}`);
+    log(`ABORTED: ${error instanceof Error ? error.stack : message}${cause}`);
+    if (service) log(`service output (tail):\n${service.output().slice(-4000)}`);
+  } finally {
+    observer?.close();
+    if (service) {
+      const code = await service.stop();
+      log(`service stopped (exit ${code})`);
+    }
+  }
+
+  const med = (phase: string, key: 'matched_per_s' | 'accepted_per_s') => round1(median(phases.filter((p) => p.phase === phase && p[key] !== null).map((p) => p[key]!)));
+  const result = {
+    benchmark: 'e2e',
+    started_at: startedAt,
+    duration_s: round1((performance.now() - t0) / 1000),
+    orders_per_s_one_market: med('one market', 'matched_per_s'),
+    orders_per_s_ten_markets: med('ten markets', 'matched_per_s'),
+    baseline_orders_per_s: med('baseline (1 order/request, sequential)', 'matched_per_s'),
+    p50_ms: (latency?.p50_ms as number | null | undefined) ?? null,
+    p99_ms: (latency?.p99_ms as number | null | undefined) ?? null,
+    accepted_per_s_one_market: med('one market', 'accepted_per_s'),
+    accepted_per_s_ten_markets: med('ten markets', 'accepted_per_s'),
+    singles_concurrent_orders_per_s: med('singles (1 order/request, concurrent)', 'matched_per_s'),
+    baseline_accepted_per_s: med('baseline (1 order/request, sequential)', 'accepted_per_s'),
+    rates_are: 'medians over rounds; matched/s = orders seen matched / (last matched - first POST)',
+    targets: { orders_per_s_one_market: 500, p99_ms_at_half_load: 250 },
+    matched_observed_via: matchedVia,
+    latency,
+    context: {
+      rounds: ROUNDS, orders_per_round: ORDERS, clients: CLIENTS, batch: BATCH, singles_orders: SINGLES, baseline_orders: BASELINE,
+      latency_seconds: LAT_SECONDS, order_size_shares: 1, cpus: os.cpus().length, load_avg_before: loadBefore, load_avg_after: load(),
+      node: process.version,
+      baseline_means: 'one POST of one order at a time on one market; the POST awaits its signalWithStart, so every order is its own signal (the matcher client has no option to switch coalescing off)',
+    },
+    phases,
+    notes,
+  };
+  fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
+  fs.writeFileSync(RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
+  printTable(result, phases);
+  log(`wrote ${path.relative(ROOT, RESULT_FILE)}`);
+}
+
+function printTable(result: Record<string, unknown>, phases: PhaseResult[]): void {
+  const rows: [string, string][] = [
+    ['one market, matched orders/s (median)', String(result.orders_per_s_one_market)],
+    ['one market, accepted orders/s (median)', String(result.accepted_per_s_one_market)],
+    ['ten markets, matched orders/s (median)', String(result.orders_per_s_ten_markets)],
+    ['ten markets, accepted orders/s (median)', String(result.accepted_per_s_ten_markets)],
+    ['singles, 1 order/request concurrent, matched/s', String(result.singles_concurrent_orders_per_s)],
+    ['baseline, 1 order/request sequential, matched/s', String(result.baseline_orders_per_s)],
+    ['latency POST->matched p50 ms (half load)', String(result.p50_ms)],
+    ['latency POST->matched p99 ms (half load)', String(result.p99_ms)],
+    ['matched observed via', String(result.matched_observed_via)],
+  ];
+  const width = Math.max(...rows.map((r) => r[0].length));
+  process.stdout.write('\n');
+  for (const [k, v] of rows) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
+  process.stdout.write('\nphase                                   round  orders  accepted  acc/s    matched  match/s  POST p50  POST p99  load\n');
+  for (const p of phases) {
+    process.stdout.write(
+      `${p.phase.padEnd(40)}${String(p.round).padStart(5)}${String(p.orders).padStart(8)}${String(p.accepted).padStart(10)}${String(p.accepted_per_s).padStart(7)}` +
+      `${String(p.matched).padStart(11)}${String(p.matched_per_s).padStart(9)}${String(p.post_p50_ms).padStart(10)}${String(p.post_p99_ms).padStart(10)}${String(p.load_avg_1m).padStart(6)}\n`,
+    );
+  }
+  process.stdout.write('\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,110 @@
+/** Load generators: closed loop (N clients, batches), open loop (fixed rate, pairs), sequential. */
+import { performance } from 'node:perf_hooks';
+import type { SignedBenchOrder } from './orders';
+import type { MatchObserver } from './observer';
+import { json, type Trader } from './setup';
+
+interface PlaceResponse {
+  results: { status?: string; order_hash?: string; error?: { code: string; message: string } }[];
+}
+
+export interface PostStats {
+  sent: number;
+  accepted: number;
+  rejected: number;
+  httpErrors: number;
+  errorSamples: string[];
+  /** per request: ms from POST start to response */
+  requestMs: number[];
+  /** order hash -> POST start (performance.now) */
+  postedAt: Map<string, number>;
+  firstPost: number;
+  lastResponse: number;
+}
+
+export function newPostStats(): PostStats {
+  return { sent: 0, accepted: 0, rejected: 0, httpErrors: 0, errorSamples: [], requestMs: [], postedAt: new Map(), firstPost: Infinity, lastResponse: 0 };
+}
+
+export async function postOrders(api: string, trader: Trader, orders: SignedBenchOrder[], stats: PostStats): Promise<void> {
+  const start = performance.now();
+  stats.firstPost = Math.min(stats.firstPost, start);
+  for (const o of orders) stats.postedAt.set(o.hash, start);
+  stats.sent += orders.length;
+  let res: { status: number; body: PlaceResponse };
+  try {
+    res = await json<PlaceResponse>(`${api}/v1/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${trader.jwt}` },
+      body: JSON.stringify({ orders: orders.map((o) => o.wire) }),
+    });
+  } catch (error) {
+    stats.httpErrors += orders.length;
+    if (stats.errorSamples.length < 5) stats.errorSamples.push(`fetch: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  const end = performance.now();
+  stats.lastResponse = Math.max(stats.lastResponse, end);
+  stats.requestMs.push(end - start);
+  if (res.status !== 200 || !Array.isArray(res.body.results)) {
+    stats.httpErrors += orders.length;
+    if (stats.errorSamples.length < 5) stats.errorSamples.push(`HTTP ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    return;
+  }
+  for (const r of res.body.results) {
+    if (r.error) {
+      stats.rejected += 1;
+      if (stats.errorSamples.length < 5) stats.errorSamples.push(`${r.error.code}: ${r.error.message}`);
+    } else stats.accepted += 1;
+  }
+}
+
+/** Every client sends its batches one after the other; all clients run at once. */
+export async function closedLoop(api: string, streams: SignedBenchOrder[][][], traders: Trader[], stats: PostStats, deadline: number): Promise<void> {
+  await Promise.all(
+    streams.map(async (batches, t) => {
+      for (const batch of batches) {
+        if (performance.now() > deadline) return;
+        await postOrders(api, traders[t], batch, stats);
+      }
+    }),
+  );
+}
+
+/**
+ * Open loop: pair i (a buy and a sell, each its own 1-order request, sent together) is due at
+ * t0 + i * 2 / rate, whatever earlier requests are doing; at most `maxInFlight` requests are
+ * outstanding (beyond that a send waits, and the delay shows up as `lateSends`).
+ */
+export async function openLoop(
+  api: string, pairs: [SignedBenchOrder, SignedBenchOrder][], ordersPerSecond: number, stats: PostStats, observer: MatchObserver, maxInFlight = 256,
+): Promise<{ scheduledAt: Map<string, number>; lateSends: number }> {
+  const interval = 2_000 / ordersPerSecond;
+  const scheduledAt = new Map<string, number>();
+  const inFlight = new Set<Promise<void>>();
+  let lateSends = 0;
+  const t0 = performance.now() + 50;
+  for (const [i, pair] of pairs.entries()) {
+    const due = t0 + i * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+    if (performance.now() - due > 20) lateSends += 1;
+    for (const order of pair) {
+      scheduledAt.set(order.hash, due);
+      observer.track([order]);
+      const p = postOrders(api, order.trader, [order], stats).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+  }
+  await Promise.all(inFlight);
+  return { scheduledAt, lateSends };
+}
+
+/** One order per request, one request at a time, alternating buy and sell. */
+export async function sequential(api: string, orders: SignedBenchOrder[], stats: PostStats, deadline: number): Promise<void> {
+  for (const o of orders) {
+    if (performance.now() > deadline) return;
+    await postOrders(api, o.trader, [o], stats);
+  }
+}

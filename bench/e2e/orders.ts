@@ -1,0 +1,102 @@
+/**
+ * Pre-signed crossing order streams. Buyers only BUY YES at 0.51..0.55, sellers only SELL YES at
+ * 0.45..0.49, all of size 1: any buy crosses any sell, and a buyer/seller pair sends the same number
+ * of orders to the same markets, so every order can match (self-trades cannot happen: a wallet
+ * only ever trades one side).
+ */
+import { zeroAddress } from 'viem';
+import { buildOrder, signOrder } from '../../src/signing';
+import type { BenchMarket, Trader } from './setup';
+
+export interface WireOrder {
+  condition_id: string;
+  chain_id: number;
+  side: 'BUY' | 'SELL';
+  order_type: 'LIMIT';
+  outcome: 1;
+  price: string;
+  size: string;
+  salt: string;
+  signer: string;
+  taker: string;
+  token_id: string;
+  maker_amount: string;
+  taker_amount: string;
+  expiration: string;
+  nonce: string;
+  fee_rate_bps: number;
+  signature_type: 0;
+  signature: string;
+}
+
+export interface SignedBenchOrder {
+  hash: string;
+  trader: Trader;
+  market: BenchMarket;
+  wire: WireOrder;
+}
+
+export const ORDER_SIZE = '1';
+let priceCounter = 0;
+
+export function signBenchOrder(trader: Trader, market: BenchMarket): SignedBenchOrder {
+  const side = trader.role === 'buyer' ? 'BUY' : 'SELL';
+  priceCounter += 1;
+  const cents = side === 'BUY' ? 51 + (priceCounter % 5) : 45 + (priceCounter % 5);
+  const price = `0.${cents}`;
+  const built = buildOrder({ market: market.signing, maker: trader.address, side, outcome: 1, price, size: ORDER_SIZE });
+  const signed = signOrder(built, trader.privateKey);
+  const o = built.order;
+  return {
+    hash: signed.orderHash.toLowerCase(),
+    trader,
+    market,
+    wire: {
+      condition_id: market.condition_id,
+      chain_id: market.chain_id,
+      side,
+      order_type: 'LIMIT',
+      outcome: 1,
+      price: built.price,
+      size: ORDER_SIZE,
+      salt: o.salt.toString(),
+      signer: trader.address,
+      taker: zeroAddress,
+      token_id: o.tokenId.toString(),
+      maker_amount: o.makerAmount.toString(),
+      taker_amount: o.takerAmount.toString(),
+      expiration: o.expiration.toString(),
+      nonce: o.nonce.toString(),
+      fee_rate_bps: market.signing.feeRateBps,
+      signature_type: 0,
+      signature: signed.signature,
+    },
+  };
+}
+
+/**
+ * Per trader, `perTrader` orders cut into batches of `batch`; batch k of pair j goes to market
+ * (k + j) mod markets.length, identical for the pair's buyer and seller, so each market gets as many
+ * buys as sells.
+ */
+export function closedLoopStreams(traders: Trader[], markets: BenchMarket[], perTrader: number, batch: number): SignedBenchOrder[][][] {
+  return traders.map((trader, t) => {
+    const pair = Math.floor(t / 2);
+    const batches: SignedBenchOrder[][] = [];
+    for (let k = 0, left = perTrader; left > 0; k += 1) {
+      const n = Math.min(batch, left);
+      const market = markets[(k + pair) % markets.length];
+      batches.push(Array.from({ length: n }, () => signBenchOrder(trader, market)));
+      left -= n;
+    }
+    return batches;
+  });
+}
+
+/** Pairs (buy, sell) for one market, rotating over the trader pairs. */
+export function pairStream(traders: Trader[], market: BenchMarket, pairs: number): [SignedBenchOrder, SignedBenchOrder][] {
+  const buyers = traders.filter((t) => t.role === 'buyer');
+  const sellers = traders.filter((t) => t.role === 'seller');
+  const n = Math.min(buyers.length, sellers.length);
+  return Array.from({ length: pairs }, (_, i) => [signBenchOrder(buyers[i % n], market), signBenchOrder(sellers[i % n], market)]);
+}

@@ -1,0 +1,82 @@
+/**
+ * Starts the built supervisor (dist/src/supervisor/main.js, what `npm start` runs) with a temp
+ * DATA_DIR and free loopback ports, as test/foundation/npm-start.test.ts does, and stops it with SIGINT.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../src/embedded/free-port';
+
+export const ROOT = join(__dirname, '..', '..');
+const SUPERVISOR = join(ROOT, 'dist', 'src', 'supervisor', 'main.js');
+
+export interface Service {
+  api: string;
+  chainRpc: string;
+  dataDir: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+export async function startService(options: { readyTimeoutMs?: number; logLevel?: string; keepData?: boolean } = {}): Promise<Service> {
+  if (!existsSync(SUPERVISOR)) throw new Error(`${SUPERVISOR} is missing: run npm run build first`);
+  const host = '127.0.0.1';
+  const ports = { api: await freePort(host), temporal: await freePort(host), ui: await freePort(host), mongo: await freePort(host), chain: await freePort(host) };
+  const dataDir = mkdtempSync(join(tmpdir(), 'predex-e2e-bench-'));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TOOLS_DIR: process.env.TOOLS_DIR,
+    DATA_DIR: dataDir,
+    HOST: host,
+    PORT: String(ports.api),
+    TEMPORAL_PORT: String(ports.temporal),
+    TEMPORAL_UI_PORT: String(ports.ui),
+    MONGODB_PORT: String(ports.mongo),
+    CHAIN_PORT: String(ports.chain),
+    LOG_LEVEL: options.logLevel ?? 'warn',
+  };
+  const child = spawn(process.execPath, [SUPERVISOR], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 2_000_000) output = output.slice(-1_000_000); // bounded memory on a chatty run
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const stop = (): Promise<number | null> =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+      const hard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.once('exit', (code) => {
+        clearTimeout(hard);
+        if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+        resolve(code);
+      });
+      child.kill('SIGINT');
+    });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      clearInterval(check);
+      reject(new Error(`service not ready in time:\n${output.slice(-3000)}`));
+    }, options.readyTimeoutMs ?? 180_000);
+    const check = setInterval(() => {
+      if (output.includes('[predex] ready')) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve();
+      }
+    }, 200);
+    child.once('exit', (code) => {
+      clearInterval(check);
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code} before ready:\n${output.slice(-3000)}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, dataDir, child, output: () => output, stop };
+}
