@@ -109,7 +109,7 @@ describe('a trade from HTTP to the chain', () => {
     if (options.jwt) headers.authorization = `Bearer ${options.jwt}`;
     if (options.admin) headers['x-admin-token'] = ADMIN;
     const res = await fetch(`${api.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-    return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
   }
 
   function signedItem(account: { address: Address; privateKey: Hex }, market: MarketView, o: { side: 'BUY' | 'SELL'; outcome: 0 | 1; price: string; size: string }) {
