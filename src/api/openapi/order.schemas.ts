@@ -1,8 +1,17 @@
 import { ADDRESS, DECIMAL, HEX32, UINT_STRING } from '../../markets/market.schemas';
-import { PAGE_QUERY_PROPERTIES, pageSchema } from '../pagination';
+import { pageSchema } from '../pagination';
+
+// Request schemas are the ones the order routes validate with: one source for both.
+export {
+  cancelBodySchema as cancelOrdersBodySchema,
+  fillsQuerySchema as listFillsQuerySchema,
+  ordersQuerySchema as listOrdersQuerySchema,
+  placeOrdersBodySchema,
+  positionsQuerySchema as listPositionsQuerySchema,
+} from '../../orders/order.schema';
 
 /**
- * The order, fill and position shapes of api-v1.md and decisions.md, as JSON schemas. They
+ * The order, fill and position response shapes of api-v1.md and decisions.md, as JSON schemas. They
  * document routes whose handlers live in the orders module; that module may import and compile
  * these so that the OpenAPI document and its validation stay one source.
  */
@@ -22,42 +31,6 @@ const inlineError = {
       properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
     },
   },
-} as const;
-
-export const placeOrderItemSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: [
-    'condition_id', 'chain_id', 'side', 'order_type', 'outcome', 'price', 'size', 'salt', 'signer', 'taker', 'token_id',
-    'maker_amount', 'taker_amount', 'expiration', 'nonce', 'fee_rate_bps', 'signature_type', 'signature',
-  ],
-  properties: {
-    condition_id: HEX32,
-    chain_id: CHAIN_ID,
-    side: SIDE,
-    order_type: { type: 'string', enum: ['LIMIT', 'MARKET', 'GTD'] },
-    outcome: OUTCOME,
-    price: { ...DECIMAL, description: 'Price of the outcome token, [0.01, 1.00] in 0.01 ticks' },
-    size: { ...DECIMAL, description: 'Shares, at least 0.1' },
-    salt: UINT_STRING,
-    signer: ADDRESS,
-    taker: ADDRESS,
-    token_id: UINT_STRING,
-    maker_amount: UINT_STRING,
-    taker_amount: UINT_STRING,
-    expiration: UINT_STRING,
-    nonce: UINT_STRING,
-    fee_rate_bps: { type: 'integer', minimum: 0 },
-    signature_type: { type: 'integer', enum: [0, 1] },
-    signature: { type: 'string', pattern: '^0x[0-9a-fA-F]+$' },
-  },
-} as const;
-
-export const placeOrdersBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['orders'],
-  properties: { orders: { type: 'array', minItems: 1, maxItems: 15, items: placeOrderItemSchema } },
 } as const;
 
 export const placedOrderSchema = {
@@ -115,41 +88,6 @@ export const orderRecordSchema = {
   },
 } as const;
 
-export const listOrdersQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    chain_id: CHAIN_ID,
-    condition_id: HEX32,
-    status: { type: 'string', enum: ['open', 'filled', 'cancelled', 'all'], default: 'all', description: 'Case-insensitive' },
-    ...PAGE_QUERY_PROPERTIES,
-  },
-} as const;
-
-export const cancelOrdersBodySchema = {
-  oneOf: [
-    {
-      type: 'object',
-      additionalProperties: false,
-      required: ['order_hashes'],
-      properties: { order_hashes: { type: 'array', minItems: 1, maxItems: 100, items: HEX32 } },
-    },
-    {
-      type: 'object',
-      additionalProperties: false,
-      required: ['filter'],
-      properties: {
-        filter: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { condition_id: HEX32, chain_id: CHAIN_ID, side: SIDE, outcome: OUTCOME },
-        },
-      },
-    },
-    { type: 'object', additionalProperties: false, required: ['all'], properties: { all: { type: 'boolean', const: true } } },
-  ],
-} as const;
-
 export const cancelOrdersResponseSchema = {
   type: 'object',
   additionalProperties: false,
@@ -195,17 +133,6 @@ export const fillSchema = {
   },
 } as const;
 
-export const listFillsQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    chain_id: CHAIN_ID,
-    condition_id: HEX32,
-    trade_ids: { type: 'string', description: 'Comma-separated (or repeated) trade ids, at most 100' },
-    ...PAGE_QUERY_PROPERTIES,
-  },
-} as const;
-
 export const positionSchema = {
   type: 'object',
   additionalProperties: false,
@@ -222,17 +149,6 @@ export const positionSchema = {
     realized_pnl: DECIMAL,
     status: { type: 'string', enum: ['active', 'resolved'] },
     resolution_outcome: { type: ['integer', 'null'], enum: [0, 1, null] },
-  },
-} as const;
-
-export const listPositionsQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    chain_id: CHAIN_ID,
-    condition_id: HEX32,
-    status: { type: 'string', enum: ['active', 'resolved', 'all'], default: 'all' },
-    ...PAGE_QUERY_PROPERTIES,
   },
 } as const;
 
