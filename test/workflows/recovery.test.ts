@@ -70,7 +70,7 @@ describe('matching recovery', () => {
     const orders = await persist(db(), market, specs);
     const sends = [];
     for (let i = 0; i < orders.length; i += 10) sends.push(matcher.submit(market, orders.slice(i, i + 10).map((o) => o.order_hash)));
-    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) > 0, 20_000, 'first batch');
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) > 0, 60_000, 'first batch');
     first.worker.shutdown();
     await first.done;
     await Promise.all(sends);

@@ -89,7 +89,7 @@ describe('settlement and on-chain cancel workflows', () => {
       { wallet: wallet(), side: 'BUY', price: 45, size: '1' },
     ]);
     await matcher.submit(market, [b1.order_hash, b2.order_hash]);
-    await eventually(async () => (await order(b2.order_hash))?.status === 'FILLED', 20_000, 'both settled');
+    await eventually(async () => (await order(b1.order_hash))?.status === 'FILLED' && (await order(b2.order_hash))?.status === 'FILLED', 30_000, 'both settled');
     const key = marketKeyOf(market);
     const batches = h.chain.sent.filter((s) => s.batchId.startsWith(key)).map((s) => [s.batchId, s.trades]);
     expect(batches).toEqual([[`${key}:1`, 1], [`${key}:2`, 1]]);
