@@ -6,6 +6,7 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { SignJWT } from 'jose';
+import { io as connectSocket } from 'socket.io-client';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
 import { createActivities } from '../../activities';
 import { startApiServer, type RunningApi } from '../../src/api/server';
@@ -128,7 +129,7 @@ describe('a trade from HTTP to the chain', () => {
     return { item, hash: signed.orderHash };
   }
 
-  it('when funded wallets mint and then transfer over HTTP, then the chain, fills, orders, positions, book and ticker all agree', async () => {
+  it('when funded wallets mint and then transfer over HTTP, then the chain, the user channel, fills, orders, positions, book and ticker all agree', async () => {
     const [operator, alice, bob, carol] = chain.accounts;
     const client = createPublicClient({ transport: http(chain.rpcUrl) });
     const created = await call('POST', '/admin/markets', { admin: true, body: { question: 'Will the e2e test pass?', end_date: '2030-01-01T00:00:00Z', fee_rate_bps: 100 } });
@@ -145,6 +146,18 @@ describe('a trade from HTTP to the chain', () => {
     const tokenOf = (a: Address, id: bigint) => client.readContract({ address: market.conditional_tokens_address, abi: conditionalTokensAbi, functionName: 'balanceOf', args: [a, id] });
     const feesBefore = await collateralOf(operator.address);
 
+    // Alice watches her private channel for the whole story.
+    const aliceJwt = await jwtFor(alice.address);
+    const wsToken = (await call('POST', '/v1/auth/ws-token', { jwt: aliceJwt })).body.token as string;
+    const socket = connectSocket(api.url, { path: '/v1/ws', transports: ['websocket'], reconnection: false, forceNew: true, auth: { token: wsToken } });
+    const events: { type: string; order?: Record<string, unknown>; fill?: Record<string, unknown> }[] = [];
+    socket.on('user', (event: (typeof events)[number]) => events.push(event));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    expect(await socket.timeout(5_000).emitWithAck('subscribe', { channel: 'user' })).toEqual({ ok: true });
+
     // 1. Mint: Alice BUY YES @0.60 rests; Bob BUY NO @0.40 (= ask YES 0.60) crosses it.
     const aliceBuy = signedItem(alice, market, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
     const placed = await call('POST', '/v1/orders', { jwt: await jwtFor(alice.address), body: { orders: [aliceBuy.item] } });
@@ -157,7 +170,6 @@ describe('a trade from HTTP to the chain', () => {
       const order = (await call('GET', `/v1/orders/${hash}`, { jwt })).body;
       return order.status === 'FILLED' ? order : undefined;
     };
-    const aliceJwt = await jwtFor(alice.address);
     const bobJwt = await jwtFor(bob.address);
     await eventually('mint settled', () => filled(aliceJwt, aliceBuy.hash));
     await eventually('mint settled (bob)', () => filled(bobJwt, bobBuy.hash));
@@ -198,6 +210,22 @@ describe('a trade from HTTP to the chain', () => {
     expect(await filled(carolJwt, carolBuy.hash)).toMatchObject({ remaining_size: '0', book_added_at: expect.any(String) });
     const positions = (await call('GET', '/v1/positions', { jwt: aliceJwt })).body.data as Record<string, unknown>[];
     expect(positions).toEqual([expect.objectContaining({ outcome: 1, size: '6', avg_price: '0.6', status: 'active' })]);
+
+    // The user channel told Alice every transition of her orders and fills, in order, and nothing of anyone else's.
+    await eventually('last pushes', async () => (events.filter((e) => e.fill?.settlement_status === 'CONFIRMED').length >= 2 ? true : undefined));
+    socket.disconnect();
+    const story = (hash: string) =>
+      events.filter((e) => e.type === 'order' && e.order?.order_hash === hash).map((e) => e.order!.status).filter((s, i, all) => i === 0 || s !== all[i - 1]);
+    expect(story(aliceBuy.hash)).toEqual(['OPEN', 'MATCHED', 'FILLED']);
+    expect(story(aliceSell.hash)).toEqual(['OPEN', 'MATCHED', 'FILLED']);
+    const firstOpen = events.find((e) => e.order?.order_hash === aliceBuy.hash && e.order?.status === 'OPEN');
+    expect(firstOpen?.order?.book_added_at).toEqual(expect.any(String));
+    for (const hash of [aliceBuy.hash, aliceSell.hash]) {
+      const settlement = events.filter((e) => e.type === 'fill' && e.fill?.order_hash === hash).map((e) => e.fill!.settlement_status);
+      expect(settlement.filter((s, i, all) => i === 0 || s !== all[i - 1])).toEqual(['PENDING', 'MINED', 'CONFIRMED']);
+    }
+    const mine = new Set<string>([aliceBuy.hash, aliceSell.hash]);
+    expect(events.every((e) => mine.has(String((e.order ?? e.fill)?.order_hash)))).toBe(true);
 
     // Public views: an empty book, the last price, and two settled prints.
     const book = (await call('GET', `/v1/markets/${market.condition_id}/book`)).body;
