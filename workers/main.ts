@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { loadConfig, ConfigError } from '../src/config';
 import { connectDatabase } from '../src/db/connect';
@@ -19,6 +19,8 @@ import { createMarketMatcherClient } from '../src/temporal/market-matcher.client
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
+  // The SDK logs its workflow bundling and state changes at INFO; keep them for debugging only.
+  Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL === 'trace' ? 'TRACE' : config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });
   const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB);
   const collections = matchingCollections(db);
   await ensureMatchingIndexes(collections);
