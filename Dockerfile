@@ -1,4 +1,4 @@
-# One image for the API, the worker and the dev chain; the command picks the process.
+# One image for the API and the worker; the command picks the process.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
