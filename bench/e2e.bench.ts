@@ -175,8 +175,13 @@ async function main(): Promise<void> {
         log(`  waiting for the service to go quiet: ${await o.quiet(3_000, 30_000) ? 'quiet' : 'still busy after 30 s'}`);
         // A stalled store makes every later phase a row of timeouts: say so and stop early.
         const started = performance.now();
-        const alive = await json(`${service!.api}/v1/markets?limit=1`, { signal: AbortSignal.timeout(15_000) }).then((r) => r.status === 200, () => false);
-        if (!alive) throw new Error(`service stalled: GET /v1/markets did not answer within ${Math.round(performance.now() - started)} ms after phase "${result.phase}" (see docs/benchmarks.md, FerretDB stall)`);
+        const answer = await json(`${service!.api}/v1/markets?limit=1`, { signal: AbortSignal.timeout(15_000) }).then(
+          (r) => (r.status === 200 ? 'ok' : `HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`),
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+        if (answer !== 'ok') {
+          throw new Error(`service stalled: GET /v1/markets gave "${answer}" after ${Math.round(performance.now() - started)} ms, after phase "${result.phase}" (see docs/benchmarks.md, Findings)`);
+        }
       }
       if (service!.child.exitCode !== null) throw new Error('the service exited during the run');
     };
@@ -276,6 +281,7 @@ async function main(): Promise<void> {
       rounds: ROUNDS, orders_per_round: ORDERS, clients: CLIENTS, batch: BATCH, singles_orders: SINGLES, baseline_orders: BASELINE,
       latency_seconds: LAT_SECONDS, order_size_shares: 1, cpus: os.cpus().length, load_avg_before: loadBefore, load_avg_after: load(),
       node: process.version,
+      env_overrides: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('E2E_'))),
       baseline_means: 'one POST of one order at a time on one market; the POST awaits its signalWithStart, so every order is its own signal (the matcher client has no option to switch coalescing off)',
     },
     phases,
