@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   // The SDK logs its workflow bundling and state changes at INFO; keep them for debugging only.
   Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL === 'trace' ? 'TRACE' : config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });
-  const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB);
+  const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB, { maxPoolSize: config.MONGODB_MAX_POOL_SIZE });
   const collections = matchingCollections(db);
   await ensureMatchingIndexes(collections);
   const address = temporalAddressOf(config);

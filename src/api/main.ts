@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const chain = chainPortFromConfig(config);
-  const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB);
+  const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB, { maxPoolSize: config.MONGODB_MAX_POOL_SIZE });
   const temporal = await connectTemporal(temporalAddressOf(config), config.TEMPORAL_NAMESPACE);
   const composition = await composeApi(config, { db, temporal, chain, logger });
   const api = await startApiServer({ host: config.HOST, port: config.PORT, logger, ...composition });

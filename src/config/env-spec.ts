@@ -79,6 +79,11 @@ export const ENV_SPEC = {
   TEMPORAL_UI_PORT: { parse: port, default: 8233, description: 'Embedded Temporal Web UI port' },
   MONGODB_URI: { parse: url, description: 'External MongoDB URI; unset starts the embedded FerretDB' },
   MONGODB_DB: { parse: text, default: 'predex', description: 'Database name' },
+  MONGODB_MAX_POOL_SIZE: {
+    parse: positiveInt,
+    default: 100,
+    description: 'Connections per process to MongoDB (npm start sets 8 for FerretDB, which locks up under ~200 concurrent connections)',
+  },
   MONGODB_PORT: { parse: port, default: 27017, description: 'Embedded FerretDB port' },
   CHAIN_RPC_URL: { parse: url, description: 'External EVM JSON-RPC URL; unset starts the embedded chain (chain id 56)' },
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },

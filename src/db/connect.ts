@@ -6,10 +6,11 @@ import { AppError } from '../errors';
  * connection, not on the global mongoose, so tests can hold several databases at once.
  * `autoIndex` stays on: unique indexes (order hash, idempotency key) are correctness, not speed.
  */
-export async function connectDatabase(uri: string, dbName: string): Promise<Connection> {
+export async function connectDatabase(uri: string, dbName: string, options: { maxPoolSize?: number } = {}): Promise<Connection> {
   const connection = mongoose.createConnection(uri, {
     dbName,
     serverSelectionTimeoutMS: 5_000,
+    maxPoolSize: options.maxPoolSize,
     autoIndex: true,
     // FerretDB has no retryable-writes support; real MongoDB keeps its default.
     retryWrites: false,

@@ -77,6 +77,9 @@ async function main(): Promise<void> {
       const mongo = await startFerretDb({ host: config.HOST, port: config.MONGODB_PORT, dataDir: join(dataDir, 'ferretdb'), logDir, log });
       servers.push(mongo.process);
       env.MONGODB_URI = mongo.uri;
+      // FerretDB (SQLite) stalls for good once ~200 connections wait on it; a small pool per
+      // process queues in the driver instead (see docs/benchmarks.md).
+      env.MONGODB_MAX_POOL_SIZE ??= '8';
       log(`FerretDB on ${mongo.uri}`);
     }
     if (!config.CHAIN_RPC_URL) {
