@@ -5,29 +5,12 @@
  * only ever trades one side).
  */
 import { zeroAddress } from 'viem';
+import type { PlaceOrderItem } from '../../src/orders/order.schema';
 import { buildOrder, signOrder } from '../../src/signing';
 import type { BenchMarket, Trader } from './setup';
 
-export interface WireOrder {
-  condition_id: string;
-  chain_id: number;
-  side: 'BUY' | 'SELL';
-  order_type: 'LIMIT';
-  outcome: 1;
-  price: string;
-  size: string;
-  salt: string;
-  signer: string;
-  taker: string;
-  token_id: string;
-  maker_amount: string;
-  taker_amount: string;
-  expiration: string;
-  nonce: string;
-  fee_rate_bps: number;
-  signature_type: 0;
-  signature: string;
-}
+/** The POST /v1/orders item: the very type the route validates. */
+export type WireOrder = PlaceOrderItem;
 
 export interface SignedBenchOrder {
   hash: string;

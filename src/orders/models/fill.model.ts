@@ -1,27 +1,17 @@
 import { Connection, Model, Schema } from 'mongoose';
 import { modelOf } from '../../db/models/model-of';
+import type { FillRecord as WrittenFill } from '../../matching/collections';
 
 /**
  * A fill as the market workflow's activities write it (collection `fills`, one document per
  * (trade_id, order_hash), carrying the order's `wallet`). Order entry only reads it; the schema is
  * not strict so fields the writer adds later pass through untouched.
  */
-export interface FillRecord {
-  trade_id: string;
-  order_hash: string;
-  wallet: string;
-  condition_id: string;
-  chain_id: number;
-  role: 'maker' | 'taker';
-  side: 'BUY' | 'SELL';
-  outcome: 0 | 1;
-  price: string;
-  size: string;
-  fee: string;
-  settlement_status: string;
-  tx_hash: string;
-  created_at: Date;
-}
+/** The fields order entry reads, typed by the record the matching activities write. */
+export type FillRecord = Pick<
+  WrittenFill,
+  'trade_id' | 'order_hash' | 'wallet' | 'condition_id' | 'chain_id' | 'role' | 'side' | 'outcome' | 'price' | 'size' | 'fee' | 'settlement_status' | 'tx_hash' | 'created_at'
+>;
 
 const schema = new Schema<FillRecord>(
   {
