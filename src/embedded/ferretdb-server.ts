@@ -5,6 +5,14 @@ import { FERRETDB } from '../tools/tool-versions';
 import { freePort, waitForPort } from './free-port';
 import { startManagedProcess, ManagedProcess } from './managed-process';
 
+/**
+ * WAL with synchronous=NORMAL: a commit is durable once written to the WAL file, which survives a
+ * crash of any process; the WAL is fsynced at checkpoints rather than at every commit (a power loss
+ * can drop the last commits). That is the durability of MongoDB's own default (w:1 writes are
+ * journaled every 100 ms), and it takes the per-commit fsync off every write. docs/foundation.md.
+ */
+const SQLITE_DURABILITY = '_pragma=synchronous(normal)';
+
 export interface FerretDbServer {
   uri: string;
   process: ManagedProcess;
@@ -29,7 +37,7 @@ export async function startFerretDb(options: {
   const debugPort = await freePort(options.host);
   const args = [
     '--handler=sqlite',
-    `--sqlite-url=file:${options.dataDir}/`,
+    `--sqlite-url=file:${options.dataDir}/?${SQLITE_DURABILITY}`,
     `--state-dir=${options.dataDir}`,
     `--listen-addr=${options.host}:${options.port}`,
     `--debug-addr=${options.host}:${debugPort}`,

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { GoTool } from './tool-versions';
+import type { GoTool, SourcePatch } from './tool-versions';
 
 const run = promisify(execFile);
 
@@ -12,7 +12,8 @@ export function defaultToolsDir(): string {
 }
 
 export function toolBinaryPath(tool: GoTool, toolsDir = defaultToolsDir()): string {
-  return join(toolsDir, `${tool.name}-${tool.version}`, tool.name);
+  const folder = tool.buildTag ? `${tool.name}-${tool.version}-${tool.buildTag}` : `${tool.name}-${tool.version}`;
+  return join(toolsDir, folder, tool.name);
 }
 
 export class MissingGoError extends Error {
@@ -60,7 +61,8 @@ export async function ensureGoTool(tool: GoTool, log: (line: string) => void = (
 
   mkdirSync(join(target, '..'), { recursive: true });
   const temporary = `${target}.partial-${process.pid}`;
-  const sourceDir = tool.generatedFiles ? writableCopy(moduleDir, tool.generatedFiles) : moduleDir;
+  const edited = tool.generatedFiles !== undefined || (tool.patches?.length ?? 0) > 0;
+  const sourceDir = edited ? writableCopy(moduleDir, tool.generatedFiles ?? {}, tool.patches ?? []) : moduleDir;
   try {
     await run('go', ['build', '-trimpath', '-o', temporary, tool.pkg], {
       cwd: sourceDir,
@@ -77,8 +79,8 @@ export async function ensureGoTool(tool: GoTool, log: (line: string) => void = (
   return target;
 }
 
-/** The module cache is read-only; generated files go into a private copy of the module. */
-function writableCopy(moduleDir: string, files: Record<string, string>): string {
+/** The module cache is read-only; generated files and patches go into a private copy of the module. */
+function writableCopy(moduleDir: string, files: Record<string, string>, patches: SourcePatch[]): string {
   const copy = mkdtempSync(join(tmpdir(), 'predex-go-build-'));
   cpSync(moduleDir, copy, { recursive: true });
   chmodSync(copy, 0o755);
@@ -88,5 +90,16 @@ function writableCopy(moduleDir: string, files: Record<string, string>): string 
     rmSync(path, { force: true });
     writeFileSync(path, content);
   }
+  for (const patch of patches) applyPatch(copy, patch);
   return copy;
+}
+
+/** Applies one exact-text edit; refuses when the text is not there exactly once (wrong version). */
+export function applyPatch(root: string, patch: SourcePatch): void {
+  const path = join(root, patch.file);
+  const source = readFileSync(path, 'utf8');
+  const count = source.split(patch.find).length - 1;
+  if (count !== 1) throw new Error(`patch for ${patch.file} (${patch.why}) expects its text once, found ${count} times`);
+  chmodSync(path, 0o644);
+  writeFileSync(path, source.replace(patch.find, () => patch.replace));
 }

@@ -1,3 +1,5 @@
+import { FERRETDB_GENERATED_FILES, FERRETDB_PATCHES } from './ferretdb-patches';
+
 /**
  * The Go-built servers the project runs on its embedded defaults. Versions are pinned: the cache
  * folder is keyed by version, so bumping one here rebuilds it once and keeps the old one intact.
@@ -10,6 +12,17 @@ export interface GoTool {
   pkg: string;
   /** Files the module's own build tooling would generate before `go build` (path -> content). */
   generatedFiles?: Record<string, string>;
+  /** Exact-text source edits applied before building; each must match exactly once. */
+  patches?: SourcePatch[];
+  /** Names the patched build in the cache folder, so a patch change rebuilds once. */
+  buildTag?: string;
+}
+
+export interface SourcePatch {
+  file: string;
+  find: string;
+  replace: string;
+  why: string;
 }
 
 export const TEMPORAL_CLI: GoTool = {
@@ -26,5 +39,8 @@ export const FERRETDB: GoTool = {
   pkg: './cmd/ferretdb',
   // FerretDB embeds its version from a file its Taskfile writes from `git describe`; the module
   // zip lacks it and the binary panics at start without it.
-  generatedFiles: { 'build/version/version.txt': 'v1.24.2\n' },
+  generatedFiles: { 'build/version/version.txt': 'v1.24.2\n', ...FERRETDB_GENERATED_FILES },
+  // Query-speed fixes for the SQLite backend; which documents match is unchanged.
+  patches: FERRETDB_PATCHES,
+  buildTag: 'patched2',
 };

@@ -32,8 +32,23 @@ describe('real servers under the tests', () => {
   it('when the embedded tools were built, then they sit in the cache keyed by version', () => {
     if (process.env.TEMPORAL_ADDRESS || process.env.MONGODB_URI) return; // external servers: nothing built
     expect(toolBinaryPath(TEMPORAL_CLI)).toMatch(/temporal-v1\.5\.1\/temporal$/);
-    expect(toolBinaryPath(FERRETDB)).toMatch(/ferretdb-v1\.24\.2\/ferretdb$/);
+    expect(toolBinaryPath(FERRETDB)).toMatch(/ferretdb-v1\.24\.2-patched2\/ferretdb$/);
     expect(existsSync(toolBinaryPath(TEMPORAL_CLI))).toBe(true);
     expect(existsSync(toolBinaryPath(FERRETDB))).toBe(true);
+  });
+});
+
+describe('the embedded FerretDB build', () => {
+  const { db } = useTestDatabase();
+
+  it('when a document is looked up by _id, then SQLite searches the unique _id index instead of scanning the table', async () => {
+    if (process.env.MONGODB_URI) return; // a real MongoDB: nothing patched
+    const things = db().collection<{ _id: string; n: number }>('lookups');
+    await things.insertMany(Array.from({ length: 50 }, (_, n) => ({ _id: `t${n}`, n })));
+    const explained = await db().db!.command({ explain: { find: 'lookups', filter: { _id: 't7' } } });
+    const plan = JSON.stringify(explained.queryPlanner);
+    expect(plan).toMatch(/USING INDEX/);
+    expect(plan).not.toMatch(/detail=SCAN/);
+    expect(await things.findOne({ _id: 't7' })).toEqual({ _id: 't7', n: 7 });
   });
 });
