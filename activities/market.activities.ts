@@ -10,7 +10,7 @@ import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime
 import type { Logger } from '../src/logging/logger';
 import { formatCanonical } from '../src/money';
 import { isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
-import { marketKeyOf, type MarketRef } from '../src/matching/market-ids';
+import { fillIdOf, fillIdsOf, marketKeyOf, type MarketRef } from '../src/matching/market-ids';
 import type {
   BatchWrite, EngineCounters, MarketInfo, MarketStatus, OrderLookup, PlaceableOrder, PlacementLoad, RestingPage, StatusWrite,
   TradeLegWrite,
@@ -63,7 +63,7 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
   async function loadOrdersForPlacement(q: { market: MarketRef; hashes: string[] }): Promise<PlacementLoad> {
     const key = marketKeyOf(q.market);
     const hashes = [...new Set(q.hashes.map((h) => h.toLowerCase()))];
-    const rows = await c.orders.find({ order_hash: { $in: hashes } }).toArray();
+    const rows = await c.orders.find({ _id: { $in: hashes } }).toArray();
     const byHash = new Map(rows.map((o) => [o.order_hash, o]));
     const orders: PlaceableOrder[] = [];
     const skipped: string[] = [];
@@ -76,7 +76,7 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
   }
 
   async function lookupOrders(q: { hashes: string[] }): Promise<OrderLookup[]> {
-    const rows = await c.orders.find({ order_hash: { $in: q.hashes } }, { projection: { order_hash: 1, wallet: 1, market_key: 1, status: 1, handoff: 1 } }).toArray();
+    const rows = await c.orders.find({ _id: { $in: q.hashes.map((h) => h.toLowerCase()) } }, { projection: { order_hash: 1, wallet: 1, market_key: 1, status: 1, handoff: 1 } }).toArray();
     return rows.map((o) => ({ order_hash: o.order_hash, wallet: o.wallet, market_key: o.market_key, status: o.status, handoff: o.handoff }));
   }
 
@@ -97,29 +97,27 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
 
     // 1. Fills and public trades first: an order that reads MATCHED always has its fills.
     const touched = [...new Set([...batch.orders.map((o) => o.hash), ...batch.direct.map((d) => d.hash)])];
-    const known = await c.orders.find({ order_hash: { $in: touched } }, { projection: { order_hash: 1, side: 1, price_ticks: 1, settled_units: 1, wallet: 1 } }).toArray();
+    const known = await c.orders.find({ _id: { $in: touched } }, { projection: { order_hash: 1, side: 1, price_ticks: 1, settled_units: 1, wallet: 1 } }).toArray();
     const meta = new Map(known.map((o) => [o.order_hash, o]));
+    const fillIdsByOrder = new Map<string, string[]>();
     if (batch.trades.length > 0) {
-      const fillOps: mongo.AnyBulkWriteOperation<FillRecord>[] = [];
+      const fills: FillRecord[] = [];
       for (const t of batch.trades) {
         for (const [leg, other, role] of [[t.maker, t.taker, 'maker'], [t.taker, t.maker, 'taker']] as [TradeLegWrite, TradeLegWrite, 'maker' | 'taker'][]) {
-          const fill: FillRecord = {
-            trade_id: t.tradeId, order_hash: leg.orderHash, wallet: leg.maker.toLowerCase(), chain_id: market.chain_id,
+          const _id = fillIdOf(t.tradeId, role);
+          fillIdsByOrder.set(leg.orderHash, [...(fillIdsByOrder.get(leg.orderHash) ?? []), _id]);
+          fills.push({
+            _id, trade_id: t.tradeId, order_hash: leg.orderHash, wallet: leg.maker.toLowerCase(), chain_id: market.chain_id,
             condition_id: market.condition_id, market_key: marketKeyOf(market), role, side: leg.side, outcome: leg.outcome,
             price: priceOfTicks(leg.price), size: shares(leg.size), fee: formatCanonical(BigInt(leg.fee), decimals),
             size_units: leg.size, fee_units: leg.fee, collateral_units: leg.collateral, kind: t.kind,
             settlement_status: 'PENDING', tx_hash: '', counter_order_hash: other.orderHash, created_at: at, updated_at: at,
-          };
-          fillOps.push({ updateOne: { filter: { trade_id: t.tradeId, order_hash: leg.orderHash }, update: { $setOnInsert: fill }, upsert: true } });
+          });
         }
       }
-      await bulk(c.fills, fillOps);
-      await bulk(c.trades, batch.trades.map((t) => ({
-        updateOne: {
-          filter: { trade_id: t.tradeId },
-          update: { $setOnInsert: { trade_id: t.tradeId, ...filter, price: priceOfTicks(t.yesPrice), size: t.size, settlement_status: 'PENDING', created_at: at } },
-          upsert: true,
-        },
+      await insertNew(c.fills, fills);
+      await insertNew(c.trades, batch.trades.map((t) => ({
+        _id: t.tradeId, trade_id: t.tradeId, ...filter, price: priceOfTicks(t.yesPrice), size: t.size, settlement_status: 'PENDING', created_at: at,
       })));
     }
 
@@ -135,14 +133,17 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
       };
       if (o.reason) set.cancel_reason = o.reason;
       if (o.placed) Object.assign(set, { book_added_at: at, handoff: 'ACCEPTED' });
-      return { updateOne: { filter: { order_hash: o.hash, applied_seq: { $lt: o.seq } }, update: { $set: set } } };
+      const fillIds = fillIdsByOrder.get(o.hash);
+      // The order lists its fills, so settlement finds them by key rather than by a query.
+      const update = fillIds ? { $set: set, $addToSet: { fill_ids: { $each: fillIds } } } : { $set: set };
+      return { updateOne: { filter: { _id: o.hash, applied_seq: { $lt: o.seq } }, update } };
     });
     for (const d of batch.direct) {
       const m = meta.get(d.hash);
       const unsettled = 0n - BigInt(m?.settled_units ?? '0');
       orderOps.push({
         updateOne: {
-          filter: { order_hash: d.hash, handoff: 'PENDING', status: 'OPEN' },
+          filter: { _id: d.hash, handoff: 'PENDING', status: 'OPEN' },
           update: {
             $set: {
               status: d.status, handoff: 'ACCEPTED', book_added_at: at, updated_at: at, cancel_reason: d.reason,
@@ -193,8 +194,8 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
       }
       if (batch.ticker) events.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
       const [orders, fills] = await Promise.all([
-        c.orders.find({ order_hash: { $in: touched } }).toArray(),
-        batch.trades.length > 0 ? c.fills.find({ trade_id: { $in: batch.trades.map((t) => t.tradeId) } }).toArray() : Promise.resolve([]),
+        c.orders.find({ _id: { $in: touched } }).toArray(),
+        batch.trades.length > 0 ? c.fills.find({ _id: { $in: fillIdsOf(batch.trades.map((t) => t.tradeId)) } }).toArray() : Promise.resolve([]),
       ]);
       for (const o of orders) events.push({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } });
       for (const f of fills) events.push({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(f) } });
@@ -246,10 +247,27 @@ function toPlaceable(o: StoredOrder): PlaceableOrder {
 }
 
 /**
- * FerretDB (dev, tests) handles one large bulk write pathologically (160 updates: minutes; 8 x 20:
- * seconds), so bulks go out in chunks; on MongoDB the chunking costs a few round trips.
+ * Bulk writes go out in chunks: it bounds each command (FerretDB v1.24 hung on ~100 statements
+ * before the patch in src/tools/ferretdb-patches.ts), and costs MongoDB a round trip per chunk.
  */
-const BULK_CHUNK = 20;
+const BULK_CHUNK = 50;
+
+/** Inserts documents keyed by `_id`; ones already there (a retried step) are left as they are. */
+async function insertNew<T extends mongo.Document>(collection: mongo.Collection<T>, docs: T[]): Promise<void> {
+  for (let i = 0; i < docs.length; i += BULK_CHUNK) {
+    try {
+      await collection.insertMany(docs.slice(i, i + BULK_CHUNK) as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
+    } catch (error) {
+      if (!onlyDuplicates(error)) throw error;
+    }
+  }
+}
+
+function onlyDuplicates(error: unknown): boolean {
+  const writeErrors = (error as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors;
+  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : null;
+  return list !== null && list.every((e) => e.code === 11000);
+}
 
 /** Unordered bulk write that treats duplicate-key errors as "a newer row is already there". */
 async function bulk<T extends mongo.Document>(collection: mongo.Collection<T>, ops: mongo.AnyBulkWriteOperation<T>[]): Promise<void> {
@@ -257,9 +275,7 @@ async function bulk<T extends mongo.Document>(collection: mongo.Collection<T>, o
     try {
       await collection.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
     } catch (error) {
-      const writeErrors = (error as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors;
-      const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : null;
-      if (!list || list.some((e) => e.code !== 11000)) throw error;
+      if (!onlyDuplicates(error)) throw error;
     }
   }
 }

@@ -7,7 +7,7 @@ import { Context } from '@temporalio/activity';
 import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import type { FillRecord, MatchingCollections, StoredOrder } from '../src/matching/collections';
-import type { MarketRef } from '../src/matching/market-ids';
+import { fillIdsOf, type MarketRef } from '../src/matching/market-ids';
 import { presentFill, presentOrder } from '../src/matching/present';
 import { SettlementChainError, type SettlementChain, type SettlementLeg, type SettlementTrade } from '../src/settlement/settlement-chain';
 import { reserveOf } from './market.activities';
@@ -35,8 +35,8 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
 
   async function sendSettlement(q: { batchId: string; market: MarketRef; tradeIds: string[]; attempt: number }): Promise<{ ok: true; txHash: string } | { ok: false; transient: boolean; message: string }> {
     const market = await c.markets.findOne({ chain_id: q.market.chain_id, condition_id: q.market.condition_id });
-    const fills = await c.fills.find({ trade_id: { $in: q.tradeIds } }).toArray();
-    const orders = await c.orders.find({ order_hash: { $in: [...new Set(fills.map((f) => f.order_hash))] } }).toArray();
+    const fills = await c.fills.find({ _id: { $in: fillIdsOf(q.tradeIds) } }).toArray();
+    const orders = await c.orders.find({ _id: { $in: [...new Set(fills.map((f) => f.order_hash))] } }).toArray();
     const orderOf = new Map(orders.map((o) => [o.order_hash, o]));
     const trades: SettlementTrade[] = [];
     for (const tradeId of q.tradeIds) {
@@ -84,11 +84,12 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
   /** Moves the batch's fills (and public trades) to `status`, never out of CONFIRMED or FAILED. */
   async function markFills(q: { tradeIds: string[]; status: FillStatus; txHash: string }): Promise<void> {
     const now = new Date();
-    const guard = { trade_id: { $in: q.tradeIds }, settlement_status: { $nin: FINAL } };
+    const fillIds = fillIdsOf(q.tradeIds);
+    const unsettled = { settlement_status: { $nin: FINAL } };
     const set = { settlement_status: q.status, updated_at: now, ...(q.txHash ? { tx_hash: q.txHash } : {}) };
-    await c.fills.updateMany(guard, { $set: set });
-    await c.trades.updateMany(guard, { $set: { settlement_status: q.status } });
-    const fills = await c.fills.find({ trade_id: { $in: q.tradeIds } }).toArray();
+    await c.fills.updateMany({ _id: { $in: fillIds }, ...unsettled }, { $set: set });
+    await c.trades.updateMany({ _id: { $in: q.tradeIds }, ...unsettled }, { $set: { settlement_status: q.status } });
+    const fills = await c.fills.find({ _id: { $in: fillIds } }).toArray();
     await publish(fills.map((f) => ({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(f) } })));
   }
 
@@ -99,12 +100,10 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    */
   async function finishOrders(q: { tradeIds: string[]; failed: boolean }): Promise<{ resting: string[] }> {
     const now = new Date();
-    const batchFills = await c.fills.find({ trade_id: { $in: q.tradeIds } }).toArray();
+    const batchFills = await c.fills.find({ _id: { $in: fillIdsOf(q.tradeIds) } }).toArray();
     const hashes = [...new Set(batchFills.map((f) => f.order_hash))];
-    const [orders, allFills] = await Promise.all([
-      c.orders.find({ order_hash: { $in: hashes } }).toArray(),
-      c.fills.find({ order_hash: { $in: hashes } }).toArray(),
-    ]);
+    const orders = await c.orders.find({ _id: { $in: hashes } }).toArray();
+    const allFills = await fillsOfOrders(orders);
     const resting: string[] = [];
     const changed: StoredOrder[] = [];
     for (const o of orders) {
@@ -122,16 +121,24 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
       }
       // Status moves only from MATCHED here: the market workflow owns every other transition.
       const from = status !== o.status ? { status: 'MATCHED' as const } : {};
-      const res = await c.orders.updateOne({ order_hash: o.order_hash, ...from }, { $set: { status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now } });
+      const res = await c.orders.updateOne({ _id: o.order_hash, ...from }, { $set: { status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now } });
       if (res.modifiedCount > 0 && status !== o.status) changed.push({ ...o, status, updated_at: now });
     }
     await publish(changed.map((o) => ({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } })));
     return { resting };
   }
 
+  /** Every fill of the orders, by the keys each order lists (`fill_ids`, written as it matched). */
+  async function fillsOfOrders(orders: StoredOrder[]): Promise<FillRecord[]> {
+    const ids = [...new Set(orders.flatMap((o) => o.fill_ids ?? []))];
+    const fills: FillRecord[] = [];
+    for (let i = 0; i < ids.length; i += 500) fills.push(...(await c.fills.find({ _id: { $in: ids.slice(i, i + 500) } }).toArray()));
+    return fills;
+  }
+
   /** For the on-chain cancel watch: what the chain says of the order, and whether it ended anyway. */
   async function checkOrderOnChain(q: { orderHash: string }): Promise<{ market: MarketRef; ended: boolean; cancelled: boolean; nonceBumped: boolean }> {
-    const order = await c.orders.findOne({ order_hash: q.orderHash.toLowerCase() });
+    const order = await c.orders.findOne({ _id: q.orderHash.toLowerCase() });
     if (!order) return { market: { chain_id: 0, condition_id: '' }, ended: true, cancelled: false, nonceBumped: false };
     const market = { chain_id: order.chain_id, condition_id: order.condition_id };
     if (!['OPEN', 'PARTIALLY_FILLED'].includes(order.status)) return { market, ended: true, cancelled: false, nonceBumped: false };

@@ -11,18 +11,23 @@ import type { OrderRecord } from '../contracts/order-record';
 
 /** Columns the matching layer adds to the order record (not part of the public shape). */
 export interface OrderMatchingFields {
+  /** The order hash (order entry writes it): the key of every matching read and write. */
+  _id?: string;
   /** Engine arrival number while the order rests: rebuilding the book sorts by it (FIFO). */
   engine_arrival?: number | null;
   /** Why the matcher ended the order (USER, MARKET_CLOSED, MARKET_NOT_ACTIVE, SELF_TRADE, ...). */
   cancel_reason?: string | null;
   /** Base units of this order's fills already settled for good (CONFIRMED or FAILED). */
   settled_units?: string;
+  /** `_id`s of this order's fills (src/matching/market-ids.ts fillIdOf), added as it matches. */
+  fill_ids?: string[];
 }
 
 export type StoredOrder = OrderRecord & OrderMatchingFields;
 
-/** One side of a trade (collection `fills`), unique on (trade_id, order_hash). */
+/** One side of a trade (collection `fills`), `_id` = fillIdOf(trade_id, role), unique on (trade_id, order_hash). */
 export interface FillRecord {
+  _id?: string;
   trade_id: string;
   order_hash: string;
   wallet: string;
@@ -51,7 +56,8 @@ export interface FillRecord {
 export interface MatchingCollections {
   orders: Collection<StoredOrder>;
   fills: Collection<FillRecord>;
-  trades: Collection<Document>;
+  /** Public trades, `_id` = trade id. */
+  trades: Collection<Document & { _id?: string }>;
   bookLevels: Collection<Document>;
   bookStates: Collection<Document>;
   tickers: Collection<Document>;
@@ -65,7 +71,7 @@ export function matchingCollections(connection: Connection): MatchingCollections
   return {
     orders: db.collection<StoredOrder>('orders'),
     fills: db.collection<FillRecord>('fills'),
-    trades: db.collection('trades'),
+    trades: db.collection<Document & { _id?: string }>('trades'),
     bookLevels: db.collection('book_levels'),
     bookStates: db.collection('book_states'),
     tickers: db.collection('tickers'),

@@ -24,3 +24,16 @@ export function settlementWorkflowId(batchId: string): string {
 export function onchainCancelWorkflowId(orderHash: string): string {
   return `onchain-cancel-${orderHash.toLowerCase()}`;
 }
+
+/**
+ * Document keys of the matching layer's growing collections. Every hot read and write addresses
+ * documents by `_id` (orders: the order hash): on FerretDB only `_id` is indexed for queries.
+ */
+export function fillIdOf(tradeId: string, role: 'maker' | 'taker'): string {
+  return `${tradeId}:${role}`;
+}
+
+/** Both fills of each trade. */
+export function fillIdsOf(tradeIds: readonly string[]): string[] {
+  return tradeIds.flatMap((t) => [fillIdOf(t, 'maker'), fillIdOf(t, 'taker')]);
+}

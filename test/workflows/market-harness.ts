@@ -79,7 +79,8 @@ export function orderRecord(market: MarketRef, spec: OrderSpec): OrderRecord {
 
 export async function persist(db: DbConnection, market: MarketRef, specs: OrderSpec[]): Promise<OrderRecord[]> {
   const records = specs.map((s) => orderRecord(market, s));
-  await matchingCollections(db).orders.insertMany(records.map((r) => ({ ...r })));
+  // As order entry stores them: `_id` is the order hash.
+  await matchingCollections(db).orders.insertMany(records.map((r) => ({ _id: r.order_hash, ...r })));
   return records;
 }
 
