@@ -1,5 +1,6 @@
 import type { RealtimeEvent } from '../contracts/realtime-publisher';
 import type { OrderContext } from './context';
+import { collateralAsset, tokenAsset } from './reservations';
 
 /** Order statuses whose change can lower what the order reserves (OPEN alone never does). */
 const SYNC_STATUSES = new Set(['PARTIALLY_FILLED', 'MATCHED', 'FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED']);
@@ -13,6 +14,7 @@ const MOVING_SETTLEMENT = new Set(['MINED', 'CONFIRMED', 'FAILED']);
  * the order concerned is brought down to the order's `reserved_units` (holds never rise here).
  */
 export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) => Promise<void> {
+  const collateral = new Map<string, string>();
   return async (event) => {
     if (event.channel !== 'user') return;
     const payload = event.payload;
@@ -25,7 +27,25 @@ export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) 
       orderHash = String(payload.order.order_hash);
     }
     ctx.balances.invalidateWallet(event.wallet);
-    const order = await ctx.models.orders.findById(orderHash.toLowerCase(), { reserved_units: 1, wallet: 1 }).lean();
-    if (order && order.wallet === event.wallet.toLowerCase()) await ctx.reservationStore.setHold(event.wallet, order._id, BigInt(order.reserved_units));
+    const order = await ctx.models.orders
+      .findById(orderHash.toLowerCase(), { reserved_units: 1, wallet: 1, chain_id: 1, condition_id: 1, side: 1, token_id: 1 })
+      .lean();
+    if (!order || order.wallet !== event.wallet.toLowerCase()) return;
+    const asset = order.side === 'SELL' ? tokenAsset(order.token_id) : await collateralOf(order.chain_id, order.condition_id);
+    if (asset === null) return;
+    await ctx.reservationStore.lowerHold({ wallet: order.wallet, chainId: order.chain_id, asset }, order._id, BigInt(order.reserved_units));
   };
+
+  /** A market's collateral never changes: read once per process. */
+  async function collateralOf(chainId: number, conditionId: string): Promise<string | null> {
+    const key = `${chainId}:${conditionId}`;
+    let asset = collateral.get(key);
+    if (asset === undefined) {
+      const market = await ctx.models.markets.findOne({ chain_id: chainId, condition_id: conditionId }, { collateral_token: 1 }).lean();
+      if (!market?.collateral_token) return null;
+      asset = collateralAsset(String(market.collateral_token));
+      collateral.set(key, asset);
+    }
+    return asset;
+  }
 }

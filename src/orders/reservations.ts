@@ -46,6 +46,26 @@ interface Head {
 
 type Change = (holds: Record<string, ReservationHold>) => Record<string, ReservationHold> | undefined;
 
+/** Whose holds of which asset: the parts of a reservation key. */
+export interface HoldOwner {
+  wallet: string;
+  chainId: number;
+  asset: string;
+}
+
+/** The holds with each order in `lowers` brought down to its units (dropped at 0); undefined if none moved. */
+function lowered(holds: Record<string, ReservationHold>, lowers: Map<string, bigint>): Record<string, ReservationHold> | undefined {
+  let next: Record<string, ReservationHold> | undefined;
+  for (const [hash, units] of lowers) {
+    const hold = holds[hash];
+    if (!hold || BigInt(hold.units) <= units) continue;
+    next ??= { ...holds };
+    if (units <= 0n) delete next[hash];
+    else next[hash] = { ...hold, units: units.toString() };
+  }
+  return next;
+}
+
 /**
  * Race-free reservations without transactions (decisions section 8). Every change of a wallet's
  * holds of one asset is a new version whose id is unique, so concurrent placements from any number
@@ -56,6 +76,8 @@ type Change = (holds: Record<string, ReservationHold>) => Record<string, Reserva
 export class ReservationStore {
   /** Newest version seen per key by this process: a hint only, always re-checked. */
   private readonly lastVersion = new Map<string, number>();
+  /** Per reservation key: the batch of lowers still open to new calls, and the write before it. */
+  private readonly lowering = new Map<string, { next: Map<string, bigint> | null; tail: Promise<void> }>();
 
   constructor(
     private readonly reservations: WalletReservationModel,
@@ -103,6 +125,8 @@ export class ReservationStore {
    * matcher, as the order's `reserved_units` shrinks (fill settled, cancel, expiry, match failure).
    */
   async setHold(wallet: string, orderHash: string, units: bigint): Promise<void> {
+    // Finds the order's holds by a query over every reservation (a scan on FerretDB): callers that
+    // know the asset use lowerHold.
     const rows = await this.reservations.find({ wallet: wallet.toLowerCase(), [`holds.${orderHash}`]: { $exists: true } }, { key: 1, chain_id: 1, asset: 1 }).lean();
     const keys = new Map(rows.map((r) => [r.key, r]));
     for (const [key, row] of keys) {
@@ -115,6 +139,37 @@ export class ReservationStore {
         return next;
       });
     }
+  }
+
+  /**
+   * Lowers (or drops, at 0) the hold of one order of a known asset; never raises one. Calls for the
+   * same asset that arrive while one is being written are written together as the next version,
+   * so a burst of fills costs a few versions rather than one each.
+   */
+  lowerHold(where: HoldOwner, orderHash: string, units: bigint): Promise<void> {
+    const key = reservationKey(where.wallet, where.chainId, where.asset);
+    let lane = this.lowering.get(key);
+    if (!lane) {
+      lane = { next: null, tail: Promise.resolve() };
+      this.lowering.set(key, lane);
+    }
+    const current = lane;
+    if (!current.next) {
+      const batch = new Map<string, bigint>();
+      current.next = batch;
+      const written: Promise<void> = current.tail.catch(() => undefined).then(async () => {
+        if (current.next === batch) current.next = null; // later calls start the next batch
+        await this.change(key, where, (holds) => lowered(holds, batch));
+      });
+      current.tail = written;
+      void written.catch(() => undefined).then(() => {
+        if (current.tail === written && current.next === null) this.lowering.delete(key);
+      });
+    }
+    const batch = current.next!;
+    const before = batch.get(orderHash);
+    batch.set(orderHash, before === undefined || units < before ? units : before);
+    return current.tail;
   }
 
   release(wallet: string, orderHash: string): Promise<void> {
@@ -153,7 +208,7 @@ export class ReservationStore {
   }
 
   /** Applies `change` to the newest version as version N+1; re-reads and re-applies when another writer won N+1. */
-  private async change(key: string, where: { wallet: string; chainId: number; asset: string }, change: Change): Promise<void> {
+  private async change(key: string, where: HoldOwner, change: Change): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const head = await this.head(key);
       const next = change(head.holds);

@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { BalanceCache } from '../../src/orders/balance-cache';
 import { createOrderModel } from '../../src/orders/models';
-import { collateralAsset, tokenAsset } from '../../src/orders/reservations';
+import { collateralAsset, reservationKey, tokenAsset } from '../../src/orders/reservations';
 import { orderAmounts } from '../../src/signing';
 import type { MarketRecord } from '../../src/db/models/market.model';
 import { useTestDatabase } from '../helpers/test-database';
@@ -137,6 +137,25 @@ describe('balances, reservations and amount math', () => {
     await store.release(wallet.address, item.hash);
     await store.release(wallet.address, item.hash);
     expect(await held(wallet.address)).toBe(0n);
+  });
+
+  test('when lowers for several orders of one asset arrive together, then one new version carries them all and no hold rises', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[7];
+    h.chain.fund(wallet.address, 50n * ONE);
+    const items = [0, 1, 2].map(() => signedItem(wallet, market, { price: '0.5', size: '10' }));
+    await place(h, wallet.address, items);
+    const before = await held(wallet.address);
+    const store = h.orders.context.reservationStore;
+    const owner = { wallet: wallet.address, chainId: 56, asset: collateralAsset(COLLATERAL) };
+    const versions = () => h.orders.context.models.reservations.countDocuments({ key: reservationKey(wallet.address, 56, collateralAsset(COLLATERAL)) });
+    const versionsBefore = await versions();
+    await Promise.all([
+      store.lowerHold(owner, items[0].hash, 1n * ONE),
+      store.lowerHold(owner, items[1].hash, 0n),
+      store.lowerHold(owner, items[2].hash, 9n * ONE), // above its 5: ignored
+    ]);
+    expect(await held(wallet.address)).toBe(before - 15n * ONE + 1n * ONE + 5n * ONE);
+    expect(await versions()).toBe(versionsBefore + 1);
   });
 
   test('when the event hook sees a settled fill or a finished order, then cached reads are dropped and the hold follows reserved_units', async () => {
