@@ -9,6 +9,7 @@ import type { mongo } from 'mongoose';
 import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import { formatCanonical } from '../src/money';
+import { onlyDuplicateKeys } from '../src/db/duplicate-keys';
 import { isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { fillIdOf, fillIdsOf, marketKeyOf, type MarketRef } from '../src/matching/market-ids';
 import type {
@@ -258,15 +259,9 @@ async function insertNew<T extends mongo.Document>(collection: mongo.Collection<
     try {
       await collection.insertMany(docs.slice(i, i + BULK_CHUNK) as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
     } catch (error) {
-      if (!onlyDuplicates(error)) throw error;
+      if (!onlyDuplicateKeys(error)) throw error;
     }
   }
-}
-
-function onlyDuplicates(error: unknown): boolean {
-  const writeErrors = (error as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : null;
-  return list !== null && list.every((e) => e.code === 11000);
 }
 
 /** Unordered bulk write that treats duplicate-key errors as "a newer row is already there". */
@@ -275,7 +270,7 @@ async function bulk<T extends mongo.Document>(collection: mongo.Collection<T>, o
     try {
       await collection.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
     } catch (error) {
-      if (!onlyDuplicates(error)) throw error;
+      if (!onlyDuplicateKeys(error)) throw error;
     }
   }
 }

@@ -8,6 +8,7 @@ import type { Connection, mongo } from 'mongoose';
 type Collection<T extends mongo.Document> = mongo.Collection<T>;
 type Document = mongo.Document;
 import type { OrderRecord } from '../contracts/order-record';
+import { handoffMarkers, type HandoffMarker } from './handoff-markers';
 
 /** Columns the matching layer adds to the order record (not part of the public shape). */
 export interface OrderMatchingFields {
@@ -63,6 +64,7 @@ export interface MatchingCollections {
   tickers: Collection<Document>;
   markets: Collection<Document>;
   statusChanges: Collection<Document>;
+  handoffs: Collection<HandoffMarker>;
 }
 
 export function matchingCollections(connection: Connection): MatchingCollections {
@@ -77,6 +79,7 @@ export function matchingCollections(connection: Connection): MatchingCollections
     tickers: db.collection('tickers'),
     markets: db.collection('markets'),
     statusChanges: db.collection('market_status_changes'),
+    handoffs: handoffMarkers(db),
   };
 }
 

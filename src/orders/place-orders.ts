@@ -9,6 +9,7 @@ import type { OrderContext } from './context';
 import type { PlaceOrderItem } from './order.schema';
 import { reject, type OrderRejection } from './order-rejection';
 import { presentPlaced } from './present';
+import { handoffMarkers, markHandoffs } from '../matching/handoff-markers';
 import { collateralAsset, tokenAsset } from './reservations';
 
 export type PlaceResult = Record<string, unknown> | OrderRejection;
@@ -99,9 +100,9 @@ async function checkSignatures(ctx: OrderContext, candidates: Candidate[], resul
 
 async function dropAlreadyPlaced(ctx: OrderContext, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
   if (candidates.length === 0) return candidates;
-  // One primary-key lookup per order: `_id` is the order hash (cheap on every backend).
-  const existing = await Promise.all(candidates.map((c) => ctx.models.orders.exists({ _id: c.orderHash })));
-  const placed = new Set(candidates.filter((_, i) => existing[i] !== null).map((c) => c.orderHash));
+  // A primary-key lookup: `_id` is the order hash (indexed on every backend).
+  const existing = await ctx.models.orders.find({ _id: { $in: candidates.map((c) => c.orderHash) } }, { _id: 1 }).lean();
+  const placed = new Set(existing.map((o) => String(o._id)));
   return candidates.filter((c) => {
     if (!placed.has(c.orderHash)) return true;
     results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
@@ -215,6 +216,8 @@ async function persist(ctx: OrderContext, wallet: string, candidates: Candidate[
   const records = candidates.map((c) => toRecord(c, wallet, now));
   const documents = records.map((r) => ({ _id: r.order_hash, ...r }));
   const failed = new Set<number>();
+  // Markers first: an order that exists always has one, so a lost hand-off is always found.
+  await markHandoffs(handoffMarkers(ctx.models.orders.db.db!), records);
   try {
     await ctx.models.orders.insertMany(documents, { ordered: false, lean: true });
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * Recovery of lost hand-offs: an order persisted with handoff PENDING whose `submit` never reached
  * the market workflow (the API died in between) is handed over again. The workflow skips orders it
- * already took, so re-sending is always safe. Runs in the worker process.
+ * already took, so re-sending is always safe. Runs in the worker process; finds the orders through
+ * their hand-off markers (src/matching/handoff-markers.ts).
  */
 import type { MarketMatcher } from '../contracts/market-matcher';
 import type { Logger } from '../logging/logger';
@@ -18,6 +19,9 @@ export interface HandoffSweeperOptions {
   limit?: number;
 }
 
+/** A marker whose order never appeared is dropped after this (the placing request died in between). */
+export const ORPHAN_MARKER_MS = 60_000;
+
 export interface HandoffSweeper {
   /** One pass; resolves with the number of orders handed over again. */
   sweepOnce(): Promise<number>;
@@ -27,16 +31,12 @@ export interface HandoffSweeper {
 export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSweeper {
   const { collections: c, matcher, logger } = options;
   const olderThanMs = options.olderThanMs ?? 2_000;
+  const limit = options.limit ?? 2_000;
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
 
-  async function sweepOnce(): Promise<number> {
-    const cutoff = new Date(Date.now() - olderThanMs);
-    const rows = await c.orders
-      .find({ handoff: 'PENDING', status: 'OPEN', created_at: { $lt: cutoff } }, { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1 } })
-      .sort({ created_at: 1 })
-      .limit(options.limit ?? 2_000)
-      .toArray();
+  /** Hands the given orders over again, per market. */
+  async function resubmit(rows: { order_hash: string; chain_id: number; condition_id: string; market_key: string }[]): Promise<void> {
     const byMarket = new Map<string, { chain_id: number; condition_id: string; hashes: string[] }>();
     for (const o of rows) {
       const lane = byMarket.get(o.market_key) ?? { chain_id: o.chain_id, condition_id: o.condition_id, hashes: [] };
@@ -47,9 +47,47 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
       logger.warn({ market: `${m.chain_id}-${m.condition_id}`, orders: m.hashes.length }, 'handing over orders whose hand-off was lost');
       await matcher.submit({ chain_id: m.chain_id, condition_id: m.condition_id }, m.hashes);
     }));
+  }
+
+  /**
+   * One pass over the hand-off markers older than the cutoff: orders still PENDING are handed over
+   * again; markers of orders that were taken (or ended), or whose order never got written, go.
+   */
+  async function sweepOnce(): Promise<number> {
+    const cutoff = new Date(Date.now() - olderThanMs);
+    const markers = await c.handoffs.find({ created_at: { $lt: cutoff } }).sort({ created_at: 1 }).limit(limit).toArray();
+    if (markers.length === 0) return 0;
+    const orders = await c.orders.find({ _id: { $in: markers.map((m) => m._id) } }, { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1, handoff: 1, status: 1 } }).toArray();
+    const byHash = new Map(orders.map((o) => [o.order_hash, o]));
+    const lost = orders.filter((o) => o.handoff === 'PENDING' && o.status === 'OPEN');
+    const orphanCutoff = Date.now() - ORPHAN_MARKER_MS;
+    const done = markers.filter((m) => {
+      const o = byHash.get(m._id);
+      if (!o) return m.created_at.getTime() < orphanCutoff; // the order was never written (API died between)
+      return !(o.handoff === 'PENDING' && o.status === 'OPEN');
+    });
+    await resubmit(lost);
+    if (done.length > 0) await c.handoffs.deleteMany({ _id: { $in: done.map((m) => m._id) } });
+    return lost.length;
+  }
+
+  /**
+   * Orders written before hand-off markers existed have none: one query over every order at start
+   * finds any of those still PENDING (indexed on MongoDB, a single scan on FerretDB).
+   */
+  async function sweepUnmarked(): Promise<number> {
+    const cutoff = new Date(Date.now() - olderThanMs);
+    const rows = await c.orders
+      .find({ handoff: 'PENDING', status: 'OPEN', created_at: { $lt: cutoff } }, { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1 } })
+      .limit(limit)
+      .toArray();
+    await resubmit(rows);
     return rows.length;
   }
 
+  running = sweepUnmarked().catch((error: unknown) => {
+    logger.error({ err: error }, 'hand-off sweep of unmarked orders failed');
+  });
   const timer = setInterval(() => {
     running = running.then(() => (stopped ? 0 : sweepOnce())).catch((error: unknown) => {
       logger.error({ err: error }, 'hand-off sweep failed');

@@ -13,6 +13,7 @@ import { createActivities } from '../../activities';
 import type { OrderRecord } from '../../src/contracts/order-record';
 import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
 import { signedAmounts } from '../../src/engine';
+import { markHandoffs } from '../../src/matching/handoff-markers';
 import { ensureMatchingIndexes, matchingCollections, type MatchingCollections } from '../../src/matching/collections';
 import { marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
 import { createLogger } from '../../src/logging/logger';
@@ -79,7 +80,8 @@ export function orderRecord(market: MarketRef, spec: OrderSpec): OrderRecord {
 
 export async function persist(db: DbConnection, market: MarketRef, specs: OrderSpec[]): Promise<OrderRecord[]> {
   const records = specs.map((s) => orderRecord(market, s));
-  // As order entry stores them: `_id` is the order hash.
+  // As order entry stores them: a hand-off marker first, then the order with `_id` = its hash.
+  await markHandoffs(matchingCollections(db).handoffs, records);
   await matchingCollections(db).orders.insertMany(records.map((r) => ({ _id: r.order_hash, ...r })));
   return records;
 }

@@ -1,7 +1,8 @@
 import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
 import type { OrderRecord } from '../../src/contracts/order-record';
-import { marketWorkflowId, type MarketRef } from '../../src/matching/market-ids';
-import { startHandoffSweeper } from '../../src/temporal/handoff-sweeper';
+import { markHandoffs } from '../../src/matching/handoff-markers';
+import { marketKeyOf, marketWorkflowId, type MarketRef } from '../../src/matching/market-ids';
+import { ORPHAN_MARKER_MS, startHandoffSweeper } from '../../src/temporal/handoff-sweeper';
 import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
@@ -96,9 +97,30 @@ describe('matching recovery', () => {
       expect(swept).toBeGreaterThanOrEqual(2);
       await eventually(async () => (await h.collections.orders.findOne({ order_hash: lost[1].order_hash }))?.status === 'MATCHED', 20_000, 'swept orders matched');
       expect((await h.collections.orders.findOne({ order_hash: fresh.order_hash }))?.handoff).toBe('PENDING');
-      // A second sweep of the same (now accepted) orders finds nothing old left of them.
+      // A second sweep of the same (now accepted) orders finds nothing old left of them, and drops their markers.
       await sweeper.sweepOnce();
       expect(await h.collections.fills.countDocuments({ condition_id: market.condition_id })).toBe(2);
+      expect(await h.collections.handoffs.countDocuments({ _id: { $in: lost.map((o) => o.order_hash) } })).toBe(0);
+      expect(await h.collections.handoffs.countDocuments({ _id: fresh.order_hash })).toBe(1);
+    } finally {
+      await sweeper.stop();
+    }
+  });
+
+  test('when a hand-off marker has no order, then the sweeper keeps it for a minute and then drops it', async () => {
+    const matcher = createMarketMatcherClient(h.client, taskQueue);
+    const market = newMarket();
+    const marker = (hash: string, ageMs: number) => ({
+      order_hash: hash, chain_id: market.chain_id, condition_id: market.condition_id, market_key: marketKeyOf(market), created_at: new Date(Date.now() - ageMs),
+    });
+    const recent = `0x${'a1'.repeat(32)}`;
+    const orphan = `0x${'b2'.repeat(32)}`;
+    await markHandoffs(h.collections.handoffs, [marker(recent, 5_000), marker(orphan, ORPHAN_MARKER_MS + 1_000)]);
+    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000 });
+    try {
+      expect(await sweeper.sweepOnce()).toBe(0);
+      expect(await h.collections.handoffs.countDocuments({ _id: recent })).toBe(1);
+      expect(await h.collections.handoffs.countDocuments({ _id: orphan })).toBe(0);
     } finally {
       await sweeper.stop();
     }
