@@ -7,14 +7,14 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import {
-  allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, ParentClosePolicy, proxyActivities, setHandler, startChild,
+  allHandlersFinished, ApplicationFailure, type ChildWorkflowOptions, condition, continueAsNew, log, ParentClosePolicy, patched, proxyActivities, setHandler, startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CancelOutcome } from '../src/contracts/market-matcher';
 import { Engine, isEngineError, SNAPSHOT_VERSION, type EngineEvent, type EngineOrder } from '../src/engine';
 import { foldEvents } from '../src/matching/batch-write';
 import { marketKeyOf, settlementWorkflowId } from '../src/matching/market-ids';
-import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, TradeWrite } from '../src/matching/payloads';
+import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, SettlementInput, TradeWrite } from '../src/matching/payloads';
 import type { MarketActivities } from '../activities/market.activities';
 import { DB_STEP } from './activity-presets';
 import {
@@ -26,6 +26,10 @@ import { settlementWorkflow } from './settlement.workflow';
 const db = proxyActivities<MarketActivities>(DB_STEP);
 const MARKET_ID = defineSearchAttributeKey('MarketId', SearchAttributeType.KEYWORD);
 const ORDER_HASH = defineSearchAttributeKey('OrderHash', SearchAttributeType.KEYWORD);
+const ORDER_HASHES = defineSearchAttributeKey('OrderHashes', SearchAttributeType.KEYWORD_LIST);
+
+/** Patch id (workflow versioning): one settlement child per step instead of one per taker order. */
+export const SETTLEMENT_PER_STEP = 'settlement-per-step';
 
 /** Orders placed per step: bounds the step's activity payload (well under 2 MB). */
 export const MAX_PLACE_BATCH = 200;
@@ -142,7 +146,11 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     if (folded.trades.length > 0) await startSettlement(folded.trades);
   }
 
-  /** One settlement child per taker order of the step: one `matchOrders(taker, makers)` each. */
+  /**
+   * One settlement child per step, settling each taker order's `matchOrders(taker, makers)` side by
+   * side. (Runs recorded before that started one child per taker order, one after the other: each
+   * start cost the market a workflow task, and the step's takers queued behind them.)
+   */
   async function startSettlement(trades: TradeWrite[]): Promise<void> {
     const groups: TradeWrite[][] = [];
     for (const t of trades) {
@@ -150,14 +158,29 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       if (last && last[0].taker.orderHash === t.taker.orderHash) last.push(t);
       else groups.push([t]);
     }
-    for (const group of groups) {
+    const batchIdOf = (group: TradeWrite[]) => {
       const first = group[0].tradeId;
-      const batchId = `${key}:${first.slice(first.lastIndexOf(':') + 1)}`;
-      await startChild(settlementWorkflow, {
-        workflowId: settlementWorkflowId(batchId),
-        args: [{ market, batchId, tradeIds: group.map((t) => t.tradeId), retryDelayMs: input.settlementRetryDelayMs }],
-        // Settlement outlives this run: continue-as-new must not cancel it.
-        parentClosePolicy: ParentClosePolicy.ABANDON,
+      return `${key}:${first.slice(first.lastIndexOf(':') + 1)}`;
+    };
+    const settlementChild = (batchId: string, settle: Omit<SettlementInput, 'market' | 'batchId'>, options: Pick<ChildWorkflowOptions, 'memo' | 'typedSearchAttributes'>) => startChild(settlementWorkflow, {
+      workflowId: settlementWorkflowId(batchId),
+      args: [{ market, batchId, ...settle, retryDelayMs: input.settlementRetryDelayMs }],
+      // Settlement outlives this run: continue-as-new must not cancel it.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      ...options,
+    });
+    if (patched(SETTLEMENT_PER_STEP)) {
+      const settle = groups.map((group) => ({ batchId: batchIdOf(group), tradeIds: group.map((t) => t.tradeId) }));
+      // Every order of the step, takers first, so an operator finds an order's settlement by hash.
+      const orders = [...new Set([...groups.map((g) => g[0].taker.orderHash), ...trades.map((t) => t.maker.orderHash)])].slice(0, MAX_PLACE_BATCH);
+      await settlementChild(settle[0].batchId, { tradeIds: trades.map((t) => t.tradeId), groups: settle }, {
+        memo: { market: key, takers: groups.length, trades: trades.length },
+        typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: orders[0] }, { key: ORDER_HASHES, value: orders }],
+      });
+      return;
+    }
+    for (const group of groups) {
+      await settlementChild(batchIdOf(group), { tradeIds: group.map((t) => t.tradeId) }, {
         memo: { market: key, taker: group[0].taker.orderHash, trades: group.length },
         typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: group[0].taker.orderHash }],
       });

@@ -1,13 +1,14 @@
 /**
- * Settlement of one match batch (`settlement-{batchId}`): send `matchOrders`, wait for the receipt
- * and the confirmations, and move the batch's fills PENDING -> MINED -> CONFIRMED (RETRYING while a
- * failed send is retried; FAILED after MAX_ATTEMPTS). Orders go MATCHED -> FILLED once every fill
- * of theirs is CONFIRMED, or MATCH_FAILED when one failed for good.
+ * Settlement of one match batch (`settlement-{batchId}`, one per matching step): for each taker
+ * order's `matchOrders` call, side by side: send it, wait for the receipt and the confirmations,
+ * and move its fills PENDING -> MINED -> CONFIRMED (RETRYING while a failed send is retried; FAILED
+ * after MAX_ATTEMPTS). Orders go MATCHED -> FILLED once every fill of theirs is CONFIRMED, or
+ * MATCH_FAILED when one failed for good.
  */
 import { getExternalWorkflowHandle, proxyActivities, sleep } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement.activities';
 import { marketWorkflowId } from '../src/matching/market-ids';
-import type { SettlementInput } from '../src/matching/payloads';
+import type { SettlementGroup, SettlementInput } from '../src/matching/payloads';
 import { CHAIN_CALL, CHAIN_WAIT, DB_STEP } from './activity-presets';
 import { removeOrdersSignal } from './definitions';
 
@@ -23,12 +24,25 @@ export interface SettlementResult {
   attempts: number;
 }
 
-export async function settlementWorkflow(input: SettlementInput & { retryDelayMs?: number }): Promise<SettlementResult> {
-  const { tradeIds } = input;
+type Input = SettlementInput & { retryDelayMs?: number };
+
+export async function settlementWorkflow(input: Input): Promise<SettlementResult> {
+  if (!input.groups) return settleGroup(input, { batchId: input.batchId, tradeIds: input.tradeIds });
+  const results = await Promise.all(input.groups.map((group) => settleGroup(input, group)));
+  const failed = results.find((r) => r.status === 'FAILED');
+  return {
+    status: failed ? 'FAILED' : 'CONFIRMED',
+    txHash: results.map((r) => r.txHash).filter(Boolean).join(','),
+    attempts: Math.max(0, ...results.map((r) => r.attempts)),
+  };
+}
+
+/** One `matchOrders` call (one taker order and its makers), retried as one. */
+async function settleGroup(input: Input, { batchId, tradeIds }: SettlementGroup): Promise<SettlementResult> {
   let txHash = '';
   let attempt = 1;
   for (;; attempt++) {
-    const sent = await chain.sendSettlement({ batchId: input.batchId, market: input.market, tradeIds, attempt });
+    const sent = await chain.sendSettlement({ batchId, market: input.market, tradeIds, attempt });
     if (sent.ok) {
       txHash = sent.txHash;
       const receipt = await waits.awaitReceipt({ chainId: input.market.chain_id, txHash });

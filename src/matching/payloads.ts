@@ -154,5 +154,17 @@ export interface StatusWrite {
 export interface SettlementInput {
   market: MarketRef;
   batchId: string;
+  /** Every trade of the batch. */
+  tradeIds: string[];
+  /**
+   * The batch's `matchOrders` calls, one per taker order (each its own transaction and batch id),
+   * settled side by side. Absent in batches started before one settlement per step: then
+   * `tradeIds` is one call under `batchId`.
+   */
+  groups?: SettlementGroup[];
+}
+
+export interface SettlementGroup {
+  batchId: string;
   tradeIds: string[];
 }
