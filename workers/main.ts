@@ -2,11 +2,11 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { loadConfig, ConfigError } from '../src/config';
-import { connectDatabase } from '../src/db/connect';
 import { createLogger } from '../src/logging/logger';
 import { ensureMatchingIndexes, matchingCollections } from '../src/matching/collections';
 import { chainPortFromConfig } from '../src/runtime/chain-from-config';
-import { mongoUriOf, temporalAddressOf } from '../src/runtime/endpoints';
+import { databaseFromConfig } from '../src/runtime/database-from-config';
+import { temporalAddressOf } from '../src/runtime/endpoints';
 import { createRealtimePublisher } from '../src/gateway';
 import { createChainSettlement } from '../src/settlement/chain-settlement';
 import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   // The SDK logs its workflow bundling and state changes at INFO; keep them for debugging only.
   Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL === 'trace' ? 'TRACE' : config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });
-  const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB, { maxPoolSize: config.MONGODB_MAX_POOL_SIZE });
+  const db = await databaseFromConfig(config, logger);
   const collections = matchingCollections(db);
   await ensureMatchingIndexes(collections);
   const address = temporalAddressOf(config);

@@ -3,7 +3,7 @@
  * DATA_DIR and free loopback ports, as test/foundation/npm-start.test.ts does, and stops it with SIGINT.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/embedded/free-port';
@@ -37,10 +37,15 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     MONGODB_PORT: String(ports.mongo),
     CHAIN_PORT: String(ports.chain),
     LOG_LEVEL: options.logLevel ?? 'warn',
+    // E2E_SLOW_MS: the service logs database commands slower than this (MONGODB_SLOW_MS).
+    ...(process.env.E2E_SLOW_MS ? { MONGODB_SLOW_MS: process.env.E2E_SLOW_MS } : {}),
   };
   const child = spawn(process.execPath, [SUPERVISOR], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  // E2E_SERVICE_LOG: a file that receives the service's whole output.
+  const logFile = process.env.E2E_SERVICE_LOG;
   const keep = (chunk: Buffer) => {
+    if (logFile) appendFileSync(logFile, chunk);
     output += chunk.toString();
     if (output.length > 2_000_000) output = output.slice(-1_000_000); // bounded memory on a chatty run
   };

@@ -1,8 +1,8 @@
 import { loadConfig, ConfigError } from '../config';
-import { connectDatabase } from '../db/connect';
 import { createLogger } from '../logging/logger';
 import { chainPortFromConfig } from '../runtime/chain-from-config';
-import { mongoUriOf, temporalAddressOf } from '../runtime/endpoints';
+import { databaseFromConfig } from '../runtime/database-from-config';
+import { temporalAddressOf } from '../runtime/endpoints';
 import { onShutdown } from '../runtime/shutdown';
 import { connectTemporal } from '../temporal/connect';
 import { composeApi } from '../runtime/compose-api';
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const chain = chainPortFromConfig(config);
-  const db = await connectDatabase(mongoUriOf(config), config.MONGODB_DB, { maxPoolSize: config.MONGODB_MAX_POOL_SIZE });
+  const db = await databaseFromConfig(config, logger);
   const temporal = await connectTemporal(temporalAddressOf(config), config.TEMPORAL_NAMESPACE);
   const composition = await composeApi(config, { db, temporal, chain, logger });
   const api = await startApiServer({ host: config.HOST, port: config.PORT, logger, ...composition });

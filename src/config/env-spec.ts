@@ -84,6 +84,10 @@ export const ENV_SPEC = {
     default: 100,
     description: 'Connections per process to MongoDB (npm start sets 8 for FerretDB, which locks up under ~200 concurrent connections)',
   },
+  MONGODB_SLOW_MS: {
+    parse: positiveInt,
+    description: 'Log every database command slower than this many ms (command, collection, filter field names); unset: off',
+  },
   MONGODB_PORT: { parse: port, default: 27017, description: 'Embedded FerretDB port' },
   CHAIN_RPC_URL: { parse: url, description: 'External EVM JSON-RPC URL; unset starts the embedded chain (chain id 56)' },
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },

@@ -6,9 +6,10 @@ import { AppError } from '../errors';
  * connection, not on the global mongoose, so tests can hold several databases at once.
  * `autoIndex` stays on: unique indexes (order hash, idempotency key) are correctness, not speed.
  */
-export async function connectDatabase(uri: string, dbName: string, options: { maxPoolSize?: number } = {}): Promise<Connection> {
+export async function connectDatabase(uri: string, dbName: string, options: { maxPoolSize?: number; monitorCommands?: boolean } = {}): Promise<Connection> {
   const connection = mongoose.createConnection(uri, {
     dbName,
+    monitorCommands: options.monitorCommands ?? false,
     serverSelectionTimeoutMS: 5_000,
     maxPoolSize: options.maxPoolSize,
     autoIndex: true,
