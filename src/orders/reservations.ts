@@ -76,6 +76,8 @@ function lowered(holds: Record<string, ReservationHold>, lowers: Map<string, big
 export class ReservationStore {
   /** Newest version seen per key by this process: a hint only, always re-checked. */
   private readonly lastVersion = new Map<string, number>();
+  /** The newest version this process has read or written, per key (versions are immutable). */
+  private readonly lastHead = new Map<string, Head>();
   /** Per reservation key: the batch of lowers still open to new calls, and the write before it. */
   private readonly lowering = new Map<string, { next: Map<string, bigint> | null; tail: Promise<void> }>();
 
@@ -182,12 +184,20 @@ export class ReservationStore {
   }
 
   /**
-   * The newest version. From the last version this process saw, it walks forward by primary key
-   * (`key:N`, `key:N+1`, ...), which every backend answers from its `_id` index; only an unknown key
-   * or a long walk falls back to the sorted query.
+   * The newest version. Versions never change once written, so the last one this process saw is
+   * kept in memory: when `key:N+1` does not exist it is still the newest, at the cost of one
+   * primary-key probe (a wallet with many open orders has large versions; reading one back each
+   * time cost FerretDB more than writing it). Otherwise it walks forward by primary key
+   * (`key:N+1`, `key:N+2`, ...); only an unknown key or a long walk falls back to the sorted query.
    */
   private async head(key: string): Promise<Head> {
-    const known = this.lastVersion.get(key);
+    const seen = this.lastHead.get(key);
+    if (seen) {
+      // Still there, and nothing after it: still the newest (the same test as the walk below).
+      const ids = await this.reservations.find({ _id: { $in: [`${key}:${seen.version}`, `${key}:${seen.version + 1}`] } }, { _id: 1 }).lean();
+      if (ids.length === 1 && ids[0]._id === `${key}:${seen.version}`) return seen;
+    }
+    const known = seen ? seen.version + 1 : this.lastVersion.get(key);
     if (known !== undefined) {
       let row = await this.reservations.findById(`${key}:${known}`).lean();
       for (let step = 0; row && step < MAX_FORWARD_PROBES; step++) {
@@ -203,7 +213,9 @@ export class ReservationStore {
   private remember(key: string, head: Head): Head {
     if (head.version === 0) return head;
     if (this.lastVersion.size > 100_000) this.lastVersion.clear();
+    if (this.lastHead.size > 10_000) this.lastHead.clear();
     this.lastVersion.set(key, head.version);
+    this.lastHead.set(key, head);
     return head;
   }
 
@@ -230,9 +242,14 @@ export class ReservationStore {
         await sleep(Math.floor(Math.random() * Math.min(20, 2 * (attempt + 1))));
         continue;
       }
-      this.lastVersion.set(key, version);
-      if (version % KEEP_VERSIONS === 0) {
-        await this.reservations.deleteMany({ key, version: { $lt: version - KEEP_VERSIONS } }).catch(() => undefined);
+      this.remember(key, { version, holds: next });
+      if (version % KEEP_VERSIONS === 0 && version > KEEP_VERSIONS) {
+        // The writer of every KEEP_VERSIONS-th version drops the two blocks before the last
+        // KEEP_VERSIONS (the older one again, in case its own prune failed), by primary key: a
+        // query by `key` would read the whole collection on FerretDB.
+        const first = Math.max(1, version - 3 * KEEP_VERSIONS + 1);
+        const ids = Array.from({ length: version - KEEP_VERSIONS - first + 1 }, (_, i) => `${key}:${first + i}`);
+        await this.reservations.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
       }
       return;
     }

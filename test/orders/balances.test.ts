@@ -158,6 +158,23 @@ describe('balances, reservations and amount math', () => {
     expect(await versions()).toBe(versionsBefore + 1);
   });
 
+  test('when a reservation keeps changing, then old versions are pruned by key and the newest holds stay', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[7];
+    h.chain.fund(wallet.address, 50n * ONE);
+    const [item] = [signedItem(wallet, market, { price: '0.5', size: '20' })];
+    await place(h, wallet.address, [item]);
+    const before = await held(wallet.address);
+    const store = h.orders.context.reservationStore;
+    const owner = { wallet: wallet.address, chainId: 56, asset: collateralAsset(COLLATERAL) };
+    for (let i = 1; i <= 45; i++) await store.lowerHold(owner, item.hash, 10n * ONE - BigInt(i) * 10n ** 15n);
+    const rows = await h.orders.context.models.reservations.find({ key: reservationKey(wallet.address, 56, collateralAsset(COLLATERAL)) }, { version: 1 }).lean();
+    const versions = rows.map((r) => r.version).sort((a, b) => a - b);
+    expect(versions.length).toBeLessThanOrEqual(40);
+    expect(versions[0]).toBeGreaterThan(1);
+    expect(versions[versions.length - 1] - versions[0] + 1).toBe(versions.length); // no gaps: only whole old blocks go
+    expect(await held(wallet.address)).toBe(before - 45n * 10n ** 15n);
+  });
+
   test('when the event hook sees a settled fill or a finished order, then cached reads are dropped and the hold follows reserved_units', async () => {
     const wallet = (await import('./harness')).ACCOUNTS[8];
     const ttlHarness = await startOrderHarness(database.db, { balanceTtlMs: 60_000 });
