@@ -11,7 +11,7 @@ import type { Logger } from '../src/logging/logger';
 import { formatCanonical } from '../src/money';
 import { onlyDuplicateKeys } from '../src/db/duplicate-keys';
 import { isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
-import { fillIdOf, fillIdsOf, marketKeyOf, type MarketRef } from '../src/matching/market-ids';
+import { fillIdOf, fillIdsOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
 import type {
   BatchWrite, EngineCounters, MarketInfo, MarketStatus, OrderLookup, PlaceableOrder, PlacementLoad, RestingPage, StatusWrite,
   TradeLegWrite,
@@ -113,6 +113,8 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
             price: priceOfTicks(leg.price), size: shares(leg.size), fee: formatCanonical(BigInt(leg.fee), decimals),
             size_units: leg.size, fee_units: leg.fee, collateral_units: leg.collateral, kind: t.kind,
             settlement_status: 'PENDING', tx_hash: '', counter_order_hash: other.orderHash, created_at: at, updated_at: at,
+            // The step's one settlement workflow is `settlement-{settlement_batch}` (operators look it up by fill).
+            settlement_batch: settlementBatchIdOf(marketKeyOf(market), batch.trades[0].tradeId),
           });
         }
       }

@@ -13,7 +13,7 @@ import {
 import type { CancelOutcome } from '../src/contracts/market-matcher';
 import { Engine, isEngineError, SNAPSHOT_VERSION, type EngineEvent, type EngineOrder } from '../src/engine';
 import { foldEvents } from '../src/matching/batch-write';
-import { marketKeyOf, settlementWorkflowId } from '../src/matching/market-ids';
+import { marketKeyOf, settlementBatchIdOf, settlementWorkflowId } from '../src/matching/market-ids';
 import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, SettlementInput, TradeWrite } from '../src/matching/payloads';
 import type { MarketActivities } from '../activities/market.activities';
 import { DB_STEP } from './activity-presets';
@@ -26,7 +26,6 @@ import { settlementWorkflow } from './settlement.workflow';
 const db = proxyActivities<MarketActivities>(DB_STEP);
 const MARKET_ID = defineSearchAttributeKey('MarketId', SearchAttributeType.KEYWORD);
 const ORDER_HASH = defineSearchAttributeKey('OrderHash', SearchAttributeType.KEYWORD);
-const ORDER_HASHES = defineSearchAttributeKey('OrderHashes', SearchAttributeType.KEYWORD_LIST);
 
 /** Patch id (workflow versioning): one settlement child per step instead of one per taker order. */
 export const SETTLEMENT_PER_STEP = 'settlement-per-step';
@@ -158,10 +157,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       if (last && last[0].taker.orderHash === t.taker.orderHash) last.push(t);
       else groups.push([t]);
     }
-    const batchIdOf = (group: TradeWrite[]) => {
-      const first = group[0].tradeId;
-      return `${key}:${first.slice(first.lastIndexOf(':') + 1)}`;
-    };
+    const batchIdOf = (group: TradeWrite[]) => settlementBatchIdOf(key, group[0].tradeId);
     const settlementChild = (batchId: string, settle: Omit<SettlementInput, 'market' | 'batchId'>, options: Pick<ChildWorkflowOptions, 'memo' | 'typedSearchAttributes'>) => startChild(settlementWorkflow, {
       workflowId: settlementWorkflowId(batchId),
       args: [{ market, batchId, ...settle, retryDelayMs: input.settlementRetryDelayMs }],
@@ -171,11 +167,12 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     });
     if (patched(SETTLEMENT_PER_STEP)) {
       const settle = groups.map((group) => ({ batchId: batchIdOf(group), tradeIds: group.map((t) => t.tradeId) }));
-      // Every order of the step, takers first, so an operator finds an order's settlement by hash.
-      const orders = [...new Set([...groups.map((g) => g[0].taker.orderHash), ...trades.map((t) => t.maker.orderHash)])].slice(0, MAX_PLACE_BATCH);
+      // The memo lists the batch's taker orders (a search attribute value is limited to 2 KB, ~25
+      // hashes); OrderHash is the first taker, and each fill record names its batch (`settlement_batch`).
+      const takers = groups.map((g) => g[0].taker.orderHash);
       await settlementChild(settle[0].batchId, { tradeIds: trades.map((t) => t.tradeId), groups: settle }, {
-        memo: { market: key, takers: groups.length, trades: trades.length },
-        typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: orders[0] }, { key: ORDER_HASHES, value: orders }],
+        memo: { market: key, takers, trades: trades.length },
+        typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: takers[0] }],
       });
       return;
     }

@@ -50,6 +50,8 @@ export interface FillRecord {
   tx_hash: string;
   /** The counterparty order of the trade. */
   counter_order_hash: string;
+  /** Batch id of the settlement workflow that settles it (`settlement-{settlement_batch}`). */
+  settlement_batch?: string;
   created_at: Date;
   updated_at: Date;
 }

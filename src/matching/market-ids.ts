@@ -16,7 +16,12 @@ export function marketWorkflowId(market: MarketRef): string {
   return `market-${marketKeyOf(market)}`;
 }
 
-/** One settlement child per match batch: the batch id is `${market_key}:${first trade number}`. */
+/** A settlement batch id: `${market_key}:${number of its first trade}` (trade ids end in `:{number}`). */
+export function settlementBatchIdOf(marketKey: string, firstTradeId: string): string {
+  return `${marketKey}:${firstTradeId.slice(firstTradeId.lastIndexOf(':') + 1)}`;
+}
+
+/** One settlement child per match batch: `settlement-${batchId}`. */
 export function settlementWorkflowId(batchId: string): string {
   return `settlement-${batchId}`;
 }

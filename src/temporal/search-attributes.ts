@@ -7,6 +7,4 @@ export const SEARCH_ATTRIBUTES = {
   MarketId: 'Keyword',
   Wallet: 'Keyword',
   OrderHash: 'Keyword',
-  /** Every order a settlement batch settles (takers first), so any of them finds its settlement. */
-  OrderHashes: 'KeywordList',
 } as const;

@@ -101,9 +101,25 @@ describe('settlement and on-chain cancel workflows', () => {
       return ids.length > 0 ? ids : null;
     }, 10_000, 'settlement listed');
     expect(settlements).toEqual([settlementWorkflowId(`${key}:1`)]);
+    // Each fill names the batch that settles it.
+    const fills = await h.collections.fills.find({ order_hash: { $in: [b1.order_hash, b2.order_hash] } }).toArray();
+    expect(fills.map((f) => f.settlement_batch)).toEqual([`${key}:1`, `${key}:1`]);
     // One settlement per step (the `settlement-per-step` patch); older recordings keep one per taker.
     await saveHistory(h, settlementWorkflowId(`${key}:1`), 'settlement-groups.json');
     await saveHistory(h, marketWorkflowId(market), 'market-settle-per-step.json');
+  });
+
+  test('when one step holds 150 takers, then its one settlement starts (memo and search attributes within limits) and settles them all', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const makers = await persist(db(), market, Array.from({ length: 150 }, () => ({ wallet: wallet(), side: 'SELL' as const, price: 40, size: '1' })));
+    await matcher.submit(market, makers.map((o) => o.order_hash));
+    await eventually(async () => (await order(makers[149].order_hash))?.book_added_at, 30_000, 'makers resting');
+    const takers = await persist(db(), market, Array.from({ length: 150 }, () => ({ wallet: wallet(), side: 'BUY' as const, price: 45, size: '1' })));
+    await matcher.submit(market, takers.map((o) => o.order_hash));
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === 300, 60_000, 'all settled');
+    const key = marketKeyOf(market);
+    expect(h.chain.sent.filter((s) => s.batchId.startsWith(key)).length).toBe(150);
   });
 
   test('when the order is cancelled on chain, then the watch takes it off the book', async () => {
