@@ -33,6 +33,16 @@ export function reservationKey(wallet: string, chainId: number, asset: string): 
   return `${chainId}:${wallet.toLowerCase()}:${asset}`;
 }
 
+/** The holds of a stored version, in either stored form. */
+function holdsOf(row: { holds_json?: string; holds?: Record<string, ReservationHold> }): Record<string, ReservationHold> {
+  if (row.holds_json === undefined) return row.holds ?? {};
+  const holds: Record<string, ReservationHold> = {};
+  for (const [hash, hold] of Object.entries(JSON.parse(row.holds_json) as Record<string, { units: string; at: string }>)) {
+    holds[hash] = { units: hold.units, at: new Date(hold.at) };
+  }
+  return holds;
+}
+
 function sumHolds(holds: Record<string, ReservationHold>): bigint {
   let total = 0n;
   for (const hold of Object.values(holds)) total += BigInt(hold.units);
@@ -127,11 +137,12 @@ export class ReservationStore {
    * matcher, as the order's `reserved_units` shrinks (fill settled, cancel, expiry, match failure).
    */
   async setHold(wallet: string, orderHash: string, units: bigint): Promise<void> {
-    // Finds the order's holds by a query over every reservation (a scan on FerretDB): callers that
-    // know the asset use lowerHold.
-    const rows = await this.reservations.find({ wallet: wallet.toLowerCase(), [`holds.${orderHash}`]: { $exists: true } }, { key: 1, chain_id: 1, asset: 1 }).lean();
+    // Looks at the newest version of every asset of the wallet (a query by wallet: a scan on
+    // FerretDB); callers that know the asset use lowerHold.
+    const rows = await this.reservations.find({ wallet: wallet.toLowerCase() }, { key: 1, chain_id: 1, asset: 1 }).lean();
     const keys = new Map(rows.map((r) => [r.key, r]));
     for (const [key, row] of keys) {
+      if (!(await this.head(key)).holds[orderHash]) continue;
       await this.change(key, { wallet, chainId: row.chain_id, asset: row.asset }, (holds) => {
         const hold = holds[orderHash];
         if (!hold || BigInt(hold.units) <= units) return undefined;
@@ -202,12 +213,12 @@ export class ReservationStore {
       let row = await this.reservations.findById(`${key}:${known}`).lean();
       for (let step = 0; row && step < MAX_FORWARD_PROBES; step++) {
         const next = await this.reservations.findById(`${key}:${row.version + 1}`).lean();
-        if (!next) return this.remember(key, { version: row.version, holds: row.holds ?? {} });
+        if (!next) return this.remember(key, { version: row.version, holds: holdsOf(row) });
         row = next;
       }
     }
     const row = await this.reservations.findOne({ key }).sort({ version: -1 }).lean();
-    return this.remember(key, row ? { version: row.version, holds: row.holds ?? {} } : { version: 0, holds: {} });
+    return this.remember(key, row ? { version: row.version, holds: holdsOf(row) } : { version: 0, holds: {} });
   }
 
   private remember(key: string, head: Head): Head {
@@ -234,7 +245,7 @@ export class ReservationStore {
           chain_id: where.chainId,
           asset: where.asset,
           version,
-          holds: next,
+          holds_json: JSON.stringify(next),
           created_at: this.clock(),
         });
       } catch (error) {

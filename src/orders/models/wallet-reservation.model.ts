@@ -9,7 +9,7 @@ export interface ReservationHold {
 
 /**
  * One immutable version of what a wallet holds of one asset (collateral of a chain, or one
- * outcome token): the map order_hash -> hold. A writer reads the newest version N and inserts
+ * outcome token): the map order_hash -> hold (stored as `holds_json`). A writer reads the newest version N and inserts
  * version N+1; `_id` = `${key}:${N+1}` is unique, so of two racing writers exactly one wins and the
  * other re-reads. Only inserts decide (FerretDB's findOneAndUpdate is not atomic under load).
  * `key` = `${chain_id}:${wallet}:${asset}` with asset `collateral:<erc20>` or `token:<token_id>`.
@@ -21,7 +21,14 @@ export interface WalletReservationRecord {
   chain_id: number;
   asset: string;
   version: number;
-  holds: Record<string, ReservationHold>;
+  /**
+   * The map as one JSON string (`{hash: {units, at}}`, `at` an ISO date). FerretDB converts every
+   * nested field of a document on each read and write: a 116-hold version cost it 4.9 ms to insert
+   * and 7.4 ms to read as an object, 1.7 and 1.9 ms as a string (measured here).
+   */
+  holds_json?: string;
+  /** The map as an object: versions written before `holds_json` (read only). */
+  holds?: Record<string, ReservationHold>;
   created_at: Date;
 }
 
@@ -33,7 +40,8 @@ const schema = new Schema<WalletReservationRecord>(
     chain_id: { type: Number, required: true },
     asset: { type: String, required: true },
     version: { type: Number, required: true },
-    holds: { type: Schema.Types.Mixed, default: {} },
+    holds_json: { type: String },
+    holds: { type: Schema.Types.Mixed },
     created_at: { type: Date, required: true },
   },
   { versionKey: false, minimize: false },
