@@ -37,6 +37,10 @@ async function main(): Promise<void> {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
     activities: createActivities({ db, logger, chain, publisher }),
+    // Most running activities are settlement waits (receipt and confirmation polls, asleep between
+    // polls); at the SDK's default of 100 slots they queued the market steps' own activities behind
+    // them (seen in bench:e2e as seconds between a POST and its match under settlement backlog).
+    maxConcurrentActivityTaskExecutions: 1_000,
   });
   const sweeper = startHandoffSweeper({ collections, matcher: createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE), logger });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.
