@@ -7,7 +7,8 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import {
-  allHandlersFinished, ApplicationFailure, type ChildWorkflowOptions, condition, continueAsNew, log, ParentClosePolicy, patched, proxyActivities, setHandler, startChild,
+  allHandlersFinished, ApplicationFailure, type ChildWorkflowOptions, condition, continueAsNew, log, ParentClosePolicy, patched, proxyActivities,
+  proxyLocalActivities, setHandler, startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CancelOutcome } from '../src/contracts/market-matcher';
@@ -16,7 +17,7 @@ import { foldEvents } from '../src/matching/batch-write';
 import { marketKeyOf, settlementBatchIdOf, settlementWorkflowId } from '../src/matching/market-ids';
 import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, SettlementInput, TradeWrite } from '../src/matching/payloads';
 import type { MarketActivities } from '../activities/market.activities';
-import { DB_STEP } from './activity-presets';
+import { DB_STEP, DB_STEP_LOCAL } from './activity-presets';
 import {
   cancelOrdersUpdate, marketDepthQuery, marketViewQuery, removeOrdersSignal, setMarketStatusUpdate, submitOrdersSignal,
   type CancelOrders, type MarketWorkflowInput, type RemoveOrders, type StatusChange, type StatusResult,
@@ -24,6 +25,19 @@ import {
 import { settlementWorkflow } from './settlement.workflow';
 
 const db = proxyActivities<MarketActivities>(DB_STEP);
+const local = proxyLocalActivities<MarketActivities>(DB_STEP_LOCAL);
+
+/**
+ * Patch id (workflow versioning): a placement step's two database activities run as local
+ * activities, in the workflow's own worker: no task-queue round trip per activity, and no waiting
+ * behind settlement activities on the shared queue.
+ */
+export const LOCAL_STEP_ACTIVITIES = 'local-step-activities';
+
+/** The activities of a placement step: local ones in runs that have the patch. */
+function step(): Pick<MarketActivities, 'loadOrdersForPlacement' | 'applyMatchBatch'> {
+  return patched(LOCAL_STEP_ACTIVITIES) ? local : db;
+}
 const MARKET_ID = defineSearchAttributeKey('MarketId', SearchAttributeType.KEYWORD);
 const ORDER_HASH = defineSearchAttributeKey('OrderHash', SearchAttributeType.KEYWORD);
 
@@ -138,7 +152,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const ticker = folded.book.length > 0 || folded.trades.length > 0
       ? { seq: book.counters.seq, bestBid: book.bestBid(), bestAsk: book.bestAsk(), lastPrice }
       : null;
-    await db.applyMatchBatch({
+    await step().applyMatchBatch({
       market, decimals: info.decimals, at: Date.now(), orders: folded.orders, direct, trades: folded.trades,
       book: folded.book, ticker, counters: { ...book.counters },
     });
@@ -185,7 +199,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
 
   async function place(hashes: string[]): Promise<void> {
-    const load = await db.loadOrdersForPlacement({ market, hashes });
+    const load = await step().loadOrdersForPlacement({ market, hashes });
     const now = nowSeconds();
     const events: EngineEvent[] = [];
     const placed = new Set<string>();

@@ -104,9 +104,10 @@ describe('settlement and on-chain cancel workflows', () => {
     // Each fill names the batch that settles it.
     const fills = await h.collections.fills.find({ order_hash: { $in: [b1.order_hash, b2.order_hash] } }).toArray();
     expect(fills.map((f) => f.settlement_batch)).toEqual([`${key}:1`, `${key}:1`]);
-    // One settlement per step (the `settlement-per-step` patch); older recordings keep one per taker.
+    // One settlement per step (`settlement-per-step`) and local step activities (`local-step-activities`);
+    // market-settle-per-step.json keeps a run from before the second patch, older ones one settlement per taker.
     await saveHistory(h, settlementWorkflowId(`${key}:1`), 'settlement-groups.json');
-    await saveHistory(h, marketWorkflowId(market), 'market-settle-per-step.json');
+    await saveHistory(h, marketWorkflowId(market), 'market-local-steps.json');
   });
 
   test('when one step holds 150 takers, then its one settlement starts (memo and search attributes within limits) and settles them all', async () => {
