@@ -1,8 +1,9 @@
 /**
  * Activities of the market workflow: load what a step needs, and write what a step changed with
  * ONE idempotent bulk write per step, then publish it. Every write is guarded so that an
- * at-least-once retry never applies twice: orders by `applied_seq`, fills and trades by their key
- * ($setOnInsert), book levels and the ticker by their seq, counters by $max.
+ * at-least-once retry never applies twice: orders by `applied_seq`, fills and trades by their `_id`
+ * (inserted; a duplicate key means already written), book levels and the ticker by their seq,
+ * counters by $max.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { mongo } from 'mongoose';
@@ -102,19 +103,23 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     const meta = new Map(known.map((o) => [o.order_hash, o]));
     const fillIdsByOrder = new Map<string, string[]>();
     if (batch.trades.length > 0) {
+      const marketKey = marketKeyOf(market);
+      // The step's one settlement workflow is `settlement-{settlement_batch}` (operators look it up by fill).
+      const settlementBatch = settlementBatchIdOf(marketKey, batch.trades[0].tradeId);
       const fills: FillRecord[] = [];
       for (const t of batch.trades) {
         for (const [leg, other, role] of [[t.maker, t.taker, 'maker'], [t.taker, t.maker, 'taker']] as [TradeLegWrite, TradeLegWrite, 'maker' | 'taker'][]) {
           const _id = fillIdOf(t.tradeId, role);
-          fillIdsByOrder.set(leg.orderHash, [...(fillIdsByOrder.get(leg.orderHash) ?? []), _id]);
+          const ids = fillIdsByOrder.get(leg.orderHash) ?? [];
+          ids.push(_id);
+          fillIdsByOrder.set(leg.orderHash, ids);
           fills.push({
             _id, trade_id: t.tradeId, order_hash: leg.orderHash, wallet: leg.maker.toLowerCase(), chain_id: market.chain_id,
-            condition_id: market.condition_id, market_key: marketKeyOf(market), role, side: leg.side, outcome: leg.outcome,
+            condition_id: market.condition_id, market_key: marketKey, role, side: leg.side, outcome: leg.outcome,
             price: priceOfTicks(leg.price), size: shares(leg.size), fee: formatCanonical(BigInt(leg.fee), decimals),
             size_units: leg.size, fee_units: leg.fee, collateral_units: leg.collateral, kind: t.kind,
             settlement_status: 'PENDING', tx_hash: '', counter_order_hash: other.orderHash, created_at: at, updated_at: at,
-            // The step's one settlement workflow is `settlement-{settlement_batch}` (operators look it up by fill).
-            settlement_batch: settlementBatchIdOf(marketKeyOf(market), batch.trades[0].tradeId),
+            settlement_batch: settlementBatch,
           });
         }
       }

@@ -84,8 +84,6 @@ function lowered(holds: Record<string, ReservationHold>, lowers: Map<string, big
  * own `reserved_units` that runs when a reservation comes up short.
  */
 export class ReservationStore {
-  /** Newest version seen per key by this process: a hint only, always re-checked. */
-  private readonly lastVersion = new Map<string, number>();
   /** The newest version this process has read or written, per key (versions are immutable). */
   private readonly lastHead = new Map<string, Head>();
   /** Per reservation key: the batch of lowers still open to new calls, and the write before it. */
@@ -143,14 +141,7 @@ export class ReservationStore {
     const keys = new Map(rows.map((r) => [r.key, r]));
     for (const [key, row] of keys) {
       if (!(await this.head(key)).holds[orderHash]) continue;
-      await this.change(key, { wallet, chainId: row.chain_id, asset: row.asset }, (holds) => {
-        const hold = holds[orderHash];
-        if (!hold || BigInt(hold.units) <= units) return undefined;
-        const next = { ...holds };
-        if (units <= 0n) delete next[orderHash];
-        else next[orderHash] = { ...hold, units: units.toString() };
-        return next;
-      });
+      await this.change(key, { wallet, chainId: row.chain_id, asset: row.asset }, (holds) => lowered(holds, new Map([[orderHash, units]])));
     }
   }
 
@@ -207,10 +198,7 @@ export class ReservationStore {
       // Still there, and nothing after it: still the newest (the same test as the walk below).
       const ids = await this.reservations.find({ _id: { $in: [`${key}:${seen.version}`, `${key}:${seen.version + 1}`] } }, { _id: 1 }).lean();
       if (ids.length === 1 && ids[0]._id === `${key}:${seen.version}`) return seen;
-    }
-    const known = seen ? seen.version + 1 : this.lastVersion.get(key);
-    if (known !== undefined) {
-      let row = await this.reservations.findById(`${key}:${known}`).lean();
+      let row = await this.reservations.findById(`${key}:${seen.version + 1}`).lean();
       for (let step = 0; row && step < MAX_FORWARD_PROBES; step++) {
         const next = await this.reservations.findById(`${key}:${row.version + 1}`).lean();
         if (!next) return this.remember(key, { version: row.version, holds: holdsOf(row) });
@@ -223,9 +211,7 @@ export class ReservationStore {
 
   private remember(key: string, head: Head): Head {
     if (head.version === 0) return head;
-    if (this.lastVersion.size > 100_000) this.lastVersion.clear();
     if (this.lastHead.size > 10_000) this.lastHead.clear();
-    this.lastVersion.set(key, head.version);
     this.lastHead.set(key, head);
     return head;
   }
@@ -275,8 +261,9 @@ export class ReservationStore {
     const { holds } = await this.head(key);
     const hashes = Object.keys(holds);
     if (hashes.length === 0) return false;
-    const orders = await Promise.all(hashes.map((h) => this.orders.findById(h, { order_hash: 1, reserved_units: 1 }).lean()));
-    const truth = new Map(orders.filter((o) => o !== null).map((o) => [o!.order_hash, BigInt(o!.reserved_units)]));
+    // One primary-key query (`_id` is the order hash), narrowed by `_id` on FerretDB too.
+    const orders = await this.orders.find({ _id: { $in: hashes } }, { order_hash: 1, reserved_units: 1 }).lean();
+    const truth = new Map(orders.map((o) => [o.order_hash, BigInt(o.reserved_units)]));
     let changed = false;
     await this.change(key, where, (current) => {
       const now = this.clock().getTime();

@@ -60,11 +60,11 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
     const orders = await c.orders.find({ _id: { $in: markers.map((m) => m._id) } }, { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1, handoff: 1, status: 1 } }).toArray();
     const byHash = new Map(orders.map((o) => [o.order_hash, o]));
     const lost = orders.filter((o) => o.handoff === 'PENDING' && o.status === 'OPEN');
+    const lostHashes = new Set(lost.map((o) => o.order_hash));
     const orphanCutoff = Date.now() - ORPHAN_MARKER_MS;
     const done = markers.filter((m) => {
-      const o = byHash.get(m._id);
-      if (!o) return m.created_at.getTime() < orphanCutoff; // the order was never written (API died between)
-      return !(o.handoff === 'PENDING' && o.status === 'OPEN');
+      if (!byHash.has(m._id)) return m.created_at.getTime() < orphanCutoff; // the order was never written (API died between)
+      return !lostHashes.has(m._id);
     });
     await resubmit(lost);
     if (done.length > 0) await c.handoffs.deleteMany({ _id: { $in: done.map((m) => m._id) } });

@@ -95,7 +95,7 @@ function writableCopy(moduleDir: string, files: Record<string, string>, patches:
 }
 
 /** Applies one exact-text edit; refuses when the text is not there exactly once (wrong version). */
-export function applyPatch(root: string, patch: SourcePatch): void {
+function applyPatch(root: string, patch: SourcePatch): void {
   const path = join(root, patch.file);
   const source = readFileSync(path, 'utf8');
   const count = source.split(patch.find).length - 1;
