@@ -1,11 +1,13 @@
 /**
  * viem clients for one deployment. The http transport batches concurrent requests into one
  * JSON-RPC batch (so a balance check's parallel eth_calls cost one round trip), and the operator
- * account has a nonce manager so concurrent settlements from one process never collide.
+ * account's transactions go through one `OperatorSender`, so concurrent settlements from one
+ * process reach the node in nonce order.
  */
-import { createPublicClient, createWalletClient, defineChain, http, nonceManager, type Chain, type PublicClient, type WalletClient, type Account, type Transport } from 'viem';
+import { createPublicClient, createWalletClient, defineChain, http, type Chain, type PublicClient, type WalletClient, type Account, type Transport } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainPortConfig } from './chain-config';
+import { OperatorSender } from './operator-sender';
 
 export interface ChainContext {
   config: ChainPortConfig;
@@ -13,6 +15,8 @@ export interface ChainContext {
   publicClient: PublicClient<Transport, Chain>;
   walletClient: WalletClient<Transport, Chain, Account>;
   operator: Account;
+  /** Every operator transaction is sent through this (it picks the nonce). */
+  operatorSender: OperatorSender;
 }
 
 export function chainOf(chainId: number, rpcUrl: string): Chain {
@@ -33,12 +37,14 @@ export function createChainContext(config: ChainPortConfig): ChainContext {
   const chain = chainOf(config.chainId, config.rpcUrl);
   const transport = transportOf(config);
   const pollingInterval = config.pollingIntervalMs ?? 1000;
-  const operator = privateKeyToAccount(config.operatorKey, { nonceManager });
+  const operator = privateKeyToAccount(config.operatorKey);
+  const publicClient = createPublicClient({ chain, transport, pollingInterval });
   return {
     config,
     chain,
     operator,
-    publicClient: createPublicClient({ chain, transport, pollingInterval }),
+    operatorSender: new OperatorSender(publicClient, operator.address),
+    publicClient,
     walletClient: createWalletClient({ chain, transport, account: operator, pollingInterval }),
   };
 }

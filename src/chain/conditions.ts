@@ -22,8 +22,8 @@ export function questionIdOf(text: string): Hex {
   return keccak256(toBytes(text));
 }
 
-async function send(ctx: ChainContext, action: string, write: () => Promise<Hex>): Promise<void> {
-  const hash = await chainCall(action, write);
+async function send(ctx: ChainContext, action: string, write: (nonce: number) => Promise<Hex>): Promise<void> {
+  const hash = await chainCall(action, () => ctx.operatorSender.send(write));
   const receipt = await waitForReceipt(ctx, hash, 0);
   if (receipt.status !== 'success') throw new Error(`${action} transaction ${hash} reverted`);
 }
@@ -36,16 +36,16 @@ export async function prepareCondition(ctx: ChainContext, questionId: Hex): Prom
     ctx.publicClient.readContract({ address: conditionalTokens, abi: conditionalTokensAbi, functionName: 'getOutcomeSlotCount', args: [conditionId] }),
   );
   if (slots === 0n) {
-    await send(ctx, 'prepareCondition', () => ctx.walletClient.writeContract({
-      address: conditionalTokens, abi: conditionalTokensAbi, functionName: 'prepareCondition', args: [ctx.operator.address, questionId],
+    await send(ctx, 'prepareCondition', (nonce) => ctx.walletClient.writeContract({
+      address: conditionalTokens, abi: conditionalTokensAbi, functionName: 'prepareCondition', args: [ctx.operator.address, questionId], nonce,
     }));
   }
   const [, registered] = await chainCall('registry', () =>
     ctx.publicClient.readContract({ address: exchange, abi: exchangeAbi, functionName: 'registry', args: [yes] }),
   );
   if (registered !== conditionId) {
-    await send(ctx, 'registerCondition', () => ctx.walletClient.writeContract({
-      address: exchange, abi: exchangeAbi, functionName: 'registerCondition', args: [conditionId],
+    await send(ctx, 'registerCondition', (nonce) => ctx.walletClient.writeContract({
+      address: exchange, abi: exchangeAbi, functionName: 'registerCondition', args: [conditionId], nonce,
     }));
   }
   return { questionId, conditionId, yesTokenId: yes, noTokenId: no };
@@ -60,7 +60,7 @@ export async function reportPayouts(ctx: ChainContext, questionId: Hex, winningO
   );
   if (denominator > 0n) return;
   const payouts = winningOutcome === 1 ? [0n, 1n] : [1n, 0n];
-  await send(ctx, 'reportPayouts', () => ctx.walletClient.writeContract({
-    address: conditionalTokens, abi: conditionalTokensAbi, functionName: 'reportPayouts', args: [questionId, payouts],
+  await send(ctx, 'reportPayouts', (nonce) => ctx.walletClient.writeContract({
+    address: conditionalTokens, abi: conditionalTokensAbi, functionName: 'reportPayouts', args: [questionId, payouts], nonce,
   }));
 }

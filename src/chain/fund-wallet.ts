@@ -26,12 +26,12 @@ export async function fundWallet(port: { context: ChainContext }, address: Addre
     if (receipt.status !== 'success') throw new Error(`${action} reverted`);
   };
   if (options.nativeAmount && options.nativeAmount > 0n) {
-    await confirm('fund native', () => ctx.walletClient.sendTransaction({ to: address, value: options.nativeAmount }));
+    await confirm('fund native', () => ctx.operatorSender.send((nonce) => ctx.walletClient.sendTransaction({ to: address, value: options.nativeAmount, nonce })));
   }
   if (amount > 0n) {
-    await confirm('mint collateral', () => ctx.walletClient.writeContract({
-      address: collateral, abi: collateralAbi, functionName: 'mint', args: [address, amount],
-    }));
+    await confirm('mint collateral', () => ctx.operatorSender.send((nonce) => ctx.walletClient.writeContract({
+      address: collateral, abi: collateralAbi, functionName: 'mint', args: [address, amount], nonce,
+    })));
   }
   if (!options.privateKey) return;
   const account = privateKeyToAccount(options.privateKey);

@@ -32,11 +32,14 @@ export function submitMatch(ctx: ChainContext, match: MatchSubmission): Promise<
     throw new RangeError('submitMatch needs a takerFill and one makerFill per maker order');
   }
   return chainCall('matchOrders', () =>
-    ctx.walletClient.writeContract({
-      address: ctx.config.addresses.exchange,
-      abi: exchangeAbi,
-      functionName: 'matchOrders',
-      args: [match.taker, match.makers, match.takerFill, match.makerFills],
-    }),
+    ctx.operatorSender.send((nonce) =>
+      ctx.walletClient.writeContract({
+        address: ctx.config.addresses.exchange,
+        abi: exchangeAbi,
+        functionName: 'matchOrders',
+        args: [match.taker, match.makers, match.takerFill, match.makerFills],
+        nonce,
+      }),
+    ),
   );
 }

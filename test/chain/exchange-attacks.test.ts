@@ -256,3 +256,26 @@ async function rethrowMapped(error: unknown): Promise<never> {
   const { toChainError } = await import('../../src/chain');
   throw toChainError(error, 'direct call');
 }
+
+describe('the operator sender', () => {
+  it('when twelve matches are sent at once and two of them revert at gas estimation, then the ten others are all mined (no nonce gap, none refused as out of order)', async () => {
+    const [alice, bob] = fx.traders;
+    const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
+    const one = [orderFillFor('BUY', E18, 55), [orderFillFor('SELL', E18, 55)]] as const;
+    const two = [orderFillFor('BUY', 2n * E18, 55), [orderFillFor('SELL', 2n * E18, 55)]] as const;
+    const sends = Array.from({ length: 12 }, (_, i) => {
+      const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' });
+      const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' });
+      // Matches 2 and 7 ask for 2 of the orders' 1 share: refused at gas estimation, before they are sent.
+      const [takerFill, makerFills] = i % 5 === 2 ? two : one;
+      return fx.port.submitMatch({ taker: strip(taker), makers: [strip(maker)], takerFill, makerFills: [...makerFills] });
+    });
+    const outcomes = await Promise.allSettled(sends);
+    const refused = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [i] : []));
+    expect(refused).toEqual([2, 7]);
+    for (const i of refused) expect((outcomes[i] as PromiseRejectedResult).reason).toMatchObject({ reason: 'Exchange: fill exceeds remaining' });
+    const hashes = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    const receipts = await Promise.all(hashes.map((h) => fx.port.waitForReceipt(h, 0)));
+    expect(receipts.map((r) => r.status)).toEqual(Array(10).fill('success'));
+  });
+});
