@@ -6,8 +6,10 @@
 import { Context } from '@temporalio/activity';
 import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
-import type { FillRecord, MatchingCollections, StoredOrder } from '../src/matching/collections';
+import type { mongo } from 'mongoose';
+import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { fillIdsOf, type MarketRef } from '../src/matching/market-ids';
+import type { SettlementGroup } from '../src/matching/payloads';
 import { presentFill, presentOrder } from '../src/matching/present';
 import { SettlementChainError, type SettlementChain, type SettlementLeg, type SettlementTrade } from '../src/settlement/settlement-chain';
 import { reserveOf } from './market.activities';
@@ -33,31 +35,63 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     }
   };
 
-  async function sendSettlement(q: { batchId: string; market: MarketRef; tradeIds: string[]; attempt: number }): Promise<{ ok: true; txHash: string } | { ok: false; transient: boolean; message: string }> {
-    const market = await c.markets.findOne({ chain_id: q.market.chain_id, condition_id: q.market.condition_id });
-    const fills = await c.fills.find({ _id: { $in: fillIdsOf(q.tradeIds) } }).toArray();
-    const orders = await c.orders.find({ _id: { $in: [...new Set(fills.map((f) => f.order_hash))] } }).toArray();
+  type SendOutcome = { ok: true; txHash: string } | { ok: false; transient: boolean; message: string };
+
+  /** The settlement trades of the given groups, read with one query per collection. */
+  async function tradesOf(groups: SettlementGroup[]): Promise<Map<string, SettlementTrade[] | string>> {
+    const fills = await findByIds(c.fills, fillIdsOf(groups.flatMap((g) => g.tradeIds)));
+    const orders = await findByIds(c.orders, [...new Set(fills.map((f) => f.order_hash))]);
     const orderOf = new Map(orders.map((o) => [o.order_hash, o]));
-    const trades: SettlementTrade[] = [];
-    for (const tradeId of q.tradeIds) {
-      const maker = fills.find((f) => f.trade_id === tradeId && f.role === 'maker');
-      const taker = fills.find((f) => f.trade_id === tradeId && f.role === 'taker');
-      if (!maker || !taker || !orderOf.get(maker.order_hash) || !orderOf.get(taker.order_hash)) {
-        return { ok: false, transient: false, message: `trade ${tradeId} has no complete fills` };
+    const fillOf = new Map(fills.map((f) => [`${f.trade_id}:${f.role}`, f]));
+    const out = new Map<string, SettlementTrade[] | string>();
+    for (const group of groups) {
+      const trades: SettlementTrade[] = [];
+      for (const tradeId of group.tradeIds) {
+        const maker = fillOf.get(`${tradeId}:maker`);
+        const taker = fillOf.get(`${tradeId}:taker`);
+        if (!maker || !taker || !orderOf.get(maker.order_hash) || !orderOf.get(taker.order_hash)) {
+          out.set(group.batchId, `trade ${tradeId} has no complete fills`);
+          break;
+        }
+        const leg = (f: FillRecord): SettlementLeg => ({ order: orderOf.get(f.order_hash)!, size: f.size_units, collateral: f.collateral_units, fee: f.fee_units });
+        trades.push({ tradeId, kind: maker.kind, yesPrice: yesTicks(maker), size: maker.size_units, maker: leg(maker), taker: leg(taker) });
       }
-      const leg = (f: FillRecord): SettlementLeg => ({ order: orderOf.get(f.order_hash)!, size: f.size_units, collateral: f.collateral_units, fee: f.fee_units });
-      trades.push({ tradeId, kind: maker.kind, yesPrice: yesTicks(maker), size: maker.size_units, maker: leg(maker), taker: leg(taker) });
+      if (!out.has(group.batchId)) out.set(group.batchId, trades);
     }
+    return out;
+  }
+
+  async function submit(batchId: string, market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[] | string): Promise<SendOutcome> {
+    if (typeof trades === 'string') return { ok: false, transient: false, message: trades };
     try {
-      const txHash = await chain.submitMatch({
-        batchId: q.batchId, attempt: q.attempt, chain_id: q.market.chain_id, exchange: String(market?.ctf_exchange_address ?? ''), trades,
-      });
+      const txHash = await chain.submitMatch({ batchId, attempt, chain_id: market.chain_id, exchange, trades });
       return { ok: true, txHash };
     } catch (error) {
       const transient = error instanceof SettlementChainError ? error.transient : true;
-      logger.warn({ err: error, batchId: q.batchId, attempt: q.attempt }, 'settlement send failed');
-      return { ok: false, transient, message: error instanceof Error ? error.message : String(error) };
+      logger.warn({ err: error instanceof Error ? error.message.split('\n')[0] : String(error), batchId, attempt }, 'settlement send failed');
+      // The first line: a node's full error repeats the calldata (kilobytes per group in a batch's result).
+      return { ok: false, transient, message: (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 500) };
     }
+  }
+
+  async function exchangeOf(market: MarketRef): Promise<string> {
+    const doc = await c.markets.findOne({ chain_id: market.chain_id, condition_id: market.condition_id });
+    return String(doc?.ctf_exchange_address ?? '');
+  }
+
+  async function sendSettlement(q: { batchId: string; market: MarketRef; tradeIds: string[]; attempt: number }): Promise<SendOutcome> {
+    const trades = await tradesOf([q]);
+    return submit(q.batchId, q.market, await exchangeOf(q.market), q.attempt, trades.get(q.batchId)!);
+  }
+
+  /**
+   * Sends the `matchOrders` of many groups (one step's takers): their data read at once, the
+   * transactions handed to the chain port together (the operator sender keeps them in nonce order).
+   */
+  async function sendSettlements(q: { market: MarketRef; groups: SettlementGroup[]; attempt: number }): Promise<Record<string, SendOutcome>> {
+    const [trades, exchange] = await Promise.all([tradesOf(q.groups), exchangeOf(q.market)]);
+    const outcomes = await Promise.all(q.groups.map((g) => submit(g.batchId, q.market, exchange, q.attempt, trades.get(g.batchId)!)));
+    return Object.fromEntries(q.groups.map((g, i) => [g.batchId, outcomes[i]]));
   }
 
   /** Polls until the transaction is mined (heartbeating); success false when it reverted. */
@@ -81,15 +115,61 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     }
   }
 
+  /** `awaitReceipt` for many transactions at once: per hash, whether it succeeded. */
+  async function awaitReceipts(q: { chainId: number; txHashes: string[] }): Promise<Record<string, boolean>> {
+    const done: Record<string, boolean> = {};
+    let waiting = [...new Set(q.txHashes)];
+    for (;;) {
+      const states = await Promise.all(waiting.map((h) => chain.getReceipt(q.chainId, h)));
+      waiting = waiting.filter((h, i) => {
+        if (states[i].status === 'pending') return true;
+        done[h] = states[i].status === 'success';
+        return false;
+      });
+      if (waiting.length === 0) return done;
+      Context.current().heartbeat();
+      await Context.current().sleep(pollMs);
+    }
+  }
+
+  /** `awaitConfirmations` for many transactions at once: per hash, whether it reached the confirmations. */
+  async function awaitConfirmationsOf(q: { chainId: number; txHashes: string[] }): Promise<Record<string, boolean>> {
+    const done: Record<string, boolean> = {};
+    let waiting = [...new Set(q.txHashes)];
+    for (;;) {
+      const states = await Promise.all(waiting.map((h) => chain.getReceipt(q.chainId, h)));
+      waiting = waiting.filter((h, i) => {
+        const r = states[i];
+        if (r.status === 'success' && r.confirmations < chain.requiredConfirmations) return true;
+        done[h] = r.status === 'success';
+        return false;
+      });
+      if (waiting.length === 0) return done;
+      Context.current().heartbeat();
+      await Context.current().sleep(pollMs);
+    }
+  }
+
   /** Moves the batch's fills (and public trades) to `status`, never out of CONFIRMED or FAILED. */
   async function markFills(q: { tradeIds: string[]; status: FillStatus; txHash: string }): Promise<void> {
+    await markFillsOf({ groups: [{ tradeIds: q.tradeIds, txHash: q.txHash }], status: q.status });
+  }
+
+  /** `markFills` for many groups at once (each with its own transaction): one bulk write per collection. */
+  async function markFillsOf(q: { groups: { tradeIds: string[]; txHash: string }[]; status: FillStatus }): Promise<void> {
     const now = new Date();
-    const fillIds = fillIdsOf(q.tradeIds);
     const unsettled = { settlement_status: { $nin: FINAL } };
-    const set = { settlement_status: q.status, updated_at: now, ...(q.txHash ? { tx_hash: q.txHash } : {}) };
-    await c.fills.updateMany({ _id: { $in: fillIds }, ...unsettled }, { $set: set });
-    await c.trades.updateMany({ _id: { $in: q.tradeIds }, ...unsettled }, { $set: { settlement_status: q.status } });
-    const fills = await c.fills.find({ _id: { $in: fillIds } }).toArray();
+    const groups = q.groups.filter((g) => g.tradeIds.length > 0);
+    if (groups.length === 0) return;
+    await c.fills.bulkWrite(groups.map((g) => ({
+      updateMany: {
+        filter: { _id: { $in: fillIdsOf(g.tradeIds) }, ...unsettled },
+        update: { $set: { settlement_status: q.status, updated_at: now, ...(g.txHash ? { tx_hash: g.txHash } : {}) } },
+      },
+    })), { ordered: false });
+    const tradeIds = groups.flatMap((g) => g.tradeIds);
+    await c.trades.updateMany({ _id: { $in: tradeIds }, ...unsettled }, { $set: { settlement_status: q.status } });
+    const fills = await findByIds(c.fills, fillIdsOf(tradeIds));
     await publish(fills.map((f) => ({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(f) } })));
   }
 
@@ -100,12 +180,13 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    */
   async function finishOrders(q: { tradeIds: string[]; failed: boolean }): Promise<{ resting: string[] }> {
     const now = new Date();
-    const batchFills = await c.fills.find({ _id: { $in: fillIdsOf(q.tradeIds) } }).toArray();
+    const batchFills = await findByIds(c.fills, fillIdsOf(q.tradeIds));
     const hashes = [...new Set(batchFills.map((f) => f.order_hash))];
-    const orders = await c.orders.find({ _id: { $in: hashes } }).toArray();
+    const orders = await findByIds(c.orders, hashes);
     const allFills = await fillsOfOrders(orders);
     const resting: string[] = [];
     const changed: StoredOrder[] = [];
+    const writes: mongo.AnyBulkWriteOperation<StoredOrder>[] = [];
     for (const o of orders) {
       const own = allFills.filter((f) => f.order_hash === o.order_hash);
       const settled = own.filter((f) => FINAL.includes(f.settlement_status)).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
@@ -121,19 +202,19 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
       }
       // Status moves only from MATCHED here: the market workflow owns every other transition.
       const from = status !== o.status ? { status: 'MATCHED' as const } : {};
-      const res = await c.orders.updateOne({ _id: o.order_hash, ...from }, { $set: { status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now } });
-      if (res.modifiedCount > 0 && status !== o.status) changed.push({ ...o, status, updated_at: now });
+      writes.push({ updateOne: { filter: { _id: o.order_hash, ...from }, update: { $set: { status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now } } } });
+      if (status !== o.status) changed.push({ ...o, status, updated_at: now });
     }
+    // One bulk write; a status move is guarded by `from`, so a retry (status already moved) changes
+    // nothing, and reads the moved status above, so it publishes nothing twice.
+    if (writes.length > 0) await c.orders.bulkWrite(writes, { ordered: false });
     await publish(changed.map((o) => ({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } })));
     return { resting };
   }
 
   /** Every fill of the orders, by the keys each order lists (`fill_ids`, written as it matched). */
   async function fillsOfOrders(orders: StoredOrder[]): Promise<FillRecord[]> {
-    const ids = [...new Set(orders.flatMap((o) => o.fill_ids ?? []))];
-    const fills: FillRecord[] = [];
-    for (let i = 0; i < ids.length; i += 500) fills.push(...(await c.fills.find({ _id: { $in: ids.slice(i, i + 500) } }).toArray()));
-    return fills;
+    return findByIds(c.fills, [...new Set(orders.flatMap((o) => o.fill_ids ?? []))]);
   }
 
   /** For the on-chain cancel watch: what the chain says of the order, and whether it ended anyway. */
@@ -147,7 +228,10 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     return { market, ended: false, ...seen };
   }
 
-  return { sendSettlement, awaitReceipt, awaitConfirmations, markFills, finishOrders, checkOrderOnChain };
+  return {
+    sendSettlement, sendSettlements, awaitReceipt, awaitReceipts, awaitConfirmations, awaitConfirmationsOf, markFills, markFillsOf, finishOrders,
+    checkOrderOnChain,
+  };
 }
 
 /** YES ticks of a fill (its price is in its own outcome's terms). */

@@ -1,11 +1,11 @@
 /**
- * Settlement of one match batch (`settlement-{batchId}`, one per matching step): for each taker
- * order's `matchOrders` call, side by side: send it, wait for the receipt and the confirmations,
- * and move its fills PENDING -> MINED -> CONFIRMED (RETRYING while a failed send is retried; FAILED
- * after MAX_ATTEMPTS). Orders go MATCHED -> FILLED once every fill of theirs is CONFIRMED, or
+ * Settlement of one match batch (`settlement-{batchId}`, one per matching step): one `matchOrders`
+ * call per taker order (a group): send it, wait for the receipt and the confirmations, and move
+ * its fills PENDING -> MINED -> CONFIRMED (RETRYING while a failed send is retried; FAILED after
+ * MAX_ATTEMPTS). Orders go MATCHED -> FILLED once every fill of theirs is CONFIRMED, or
  * MATCH_FAILED when one failed for good.
  */
-import { getExternalWorkflowHandle, proxyActivities, sleep } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement.activities';
 import { marketWorkflowId } from '../src/matching/market-ids';
 import type { SettlementGroup, SettlementInput } from '../src/matching/payloads';
@@ -18,6 +18,14 @@ const waits = proxyActivities<SettlementActivities>(CHAIN_WAIT);
 
 export const MAX_SETTLEMENT_ATTEMPTS = 5;
 
+/**
+ * Patch id (workflow versioning): the groups of a batch move through each stage together, one
+ * activity per stage for all of them (send all, await all receipts, mark all MINED, ...). Runs
+ * recorded before ran the six activities of every group on their own: a step of 100 takers cost
+ * 600 activities, and their task traffic slowed the matching of later steps.
+ */
+export const BATCHED_SETTLEMENT = 'settlement-batched-activities';
+
 export interface SettlementResult {
   status: 'CONFIRMED' | 'FAILED';
   txHash: string;
@@ -28,13 +36,74 @@ type Input = SettlementInput & { retryDelayMs?: number };
 
 export async function settlementWorkflow(input: Input): Promise<SettlementResult> {
   if (!input.groups) return settleGroup(input, { batchId: input.batchId, tradeIds: input.tradeIds });
-  const results = await Promise.all(input.groups.map((group) => settleGroup(input, group)));
+  const groups = input.groups;
+  const results = patched(BATCHED_SETTLEMENT) ? await settleTogether(input, groups) : await Promise.all(groups.map((group) => settleGroup(input, group)));
   const failed = results.find((r) => r.status === 'FAILED');
   return {
     status: failed ? 'FAILED' : 'CONFIRMED',
     txHash: results.map((r) => r.txHash).filter(Boolean).join(','),
     attempts: Math.max(0, ...results.map((r) => r.attempts)),
   };
+}
+
+/**
+ * All groups through the same stages at once. A group that fails (send refused, reverted, left the
+ * chain) is retried with the other failures of its round after the backoff, up to
+ * MAX_SETTLEMENT_ATTEMPTS sends, as `settleGroup` does for one.
+ */
+async function settleTogether(input: Input, groups: SettlementGroup[]): Promise<SettlementResult[]> {
+  const chainId = input.market.chain_id;
+  const results = new Map<string, SettlementResult>();
+  let pending = groups;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const sent = await chain.sendSettlements({ market: input.market, groups: pending, attempt });
+    const again: SettlementGroup[] = [];
+    const failed: SettlementGroup[] = [];
+    const txOf = (group: SettlementGroup) => {
+      const outcome = sent[group.batchId];
+      return outcome?.ok ? outcome.txHash : '';
+    };
+    /** The groups that passed a stage; the others go to `again` (or `failed` when final or out of attempts). */
+    const passed = (list: SettlementGroup[], verdict: (group: SettlementGroup) => true | 'retry' | 'final') => list.filter((group) => {
+      const v = verdict(group);
+      if (v === true) return true;
+      (v === 'retry' && attempt < MAX_SETTLEMENT_ATTEMPTS ? again : failed).push(group);
+      return false;
+    });
+    const marks = (list: SettlementGroup[]) => list.map((group) => ({ tradeIds: group.tradeIds, txHash: txOf(group) }));
+    const inFlight = passed(pending, (group) => {
+      const outcome = sent[group.batchId];
+      return outcome?.ok ? true : outcome && !outcome.transient ? 'final' : 'retry';
+    });
+    if (inFlight.length > 0) {
+      const receipts = await waits.awaitReceipts({ chainId, txHashes: inFlight.map(txOf) });
+      const mined = passed(inFlight, (group) => receipts[txOf(group)] || 'retry');
+      if (mined.length > 0) {
+        await db.markFillsOf({ groups: marks(mined), status: 'MINED' });
+        const confirmations = await waits.awaitConfirmationsOf({ chainId, txHashes: mined.map(txOf) });
+        const confirmed = passed(mined, (group) => confirmations[txOf(group)] || 'retry');
+        if (confirmed.length > 0) {
+          await db.markFillsOf({ groups: marks(confirmed), status: 'CONFIRMED' });
+          await db.finishOrders({ tradeIds: confirmed.flatMap((group) => group.tradeIds), failed: false });
+          for (const group of confirmed) results.set(group.batchId, { status: 'CONFIRMED', txHash: txOf(group), attempts: attempt });
+        }
+      }
+    }
+    if (failed.length > 0) {
+      await db.markFillsOf({ groups: marks(failed), status: 'FAILED' });
+      const { resting } = await db.finishOrders({ tradeIds: failed.flatMap((group) => group.tradeIds), failed: true });
+      if (resting.length > 0) {
+        await getExternalWorkflowHandle(marketWorkflowId(input.market)).signal(removeOrdersSignal, { hashes: resting, reason: 'SETTLEMENT_FAILED' });
+      }
+      for (const group of failed) results.set(group.batchId, { status: 'FAILED', txHash: txOf(group), attempts: attempt });
+    }
+    if (again.length > 0) {
+      await db.markFillsOf({ groups: marks(again), status: 'RETRYING' });
+      await sleep(Math.min(60_000, (input.retryDelayMs ?? 2_000) * 2 ** (attempt - 1)));
+    }
+    pending = again;
+  }
+  return groups.map((group) => results.get(group.batchId)!);
 }
 
 /** One `matchOrders` call (one taker order and its makers), retried as one. */

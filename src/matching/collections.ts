@@ -7,6 +7,8 @@ import type { Connection, mongo } from 'mongoose';
 
 type Collection<T extends mongo.Document> = mongo.Collection<T>;
 type Document = mongo.Document;
+type Filter<T extends Document> = mongo.Filter<T>;
+type WithId<T extends Document> = mongo.WithId<T>;
 import type { OrderRecord } from '../contracts/order-record';
 import { handoffMarkers, type HandoffMarker } from './handoff-markers';
 
@@ -117,4 +119,16 @@ export async function ensureMatchingIndexes(c: MatchingCollections): Promise<voi
 /** Duplicate key: a guarded upsert found a newer row (already applied). */
 export function isDuplicateKey(error: unknown): boolean {
   return (error as { code?: number })?.code === 11000;
+}
+
+/** Primary-key lookups per query: FerretDB narrows an `_id: {$in}` of at most 1,000 values by its index. */
+const IDS_PER_QUERY = 500;
+
+/** The documents with these `_id`s (any number), in chunks the store looks up by key. */
+export async function findByIds<T extends Document>(collection: Collection<T>, ids: string[]): Promise<WithId<T>[]> {
+  const found: WithId<T>[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    found.push(...(await collection.find({ _id: { $in: ids.slice(i, i + IDS_PER_QUERY) } } as Filter<T>).toArray()));
+  }
+  return found;
 }

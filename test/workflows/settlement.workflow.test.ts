@@ -50,7 +50,7 @@ describe('settlement and on-chain cancel workflows', () => {
     expect(await order(taker.order_hash)).toMatchObject({ status: 'FILLED', reserved_units: '0' });
     // The maker still rests (2 of 3 left): it stays PARTIALLY_FILLED, reserving only what rests.
     expect(await order(maker.order_hash)).toMatchObject({ status: 'PARTIALLY_FILLED', reserved_units: (2n * 10n ** 18n).toString() });
-    await saveHistory(h, settlementId, 'settlement-retry.json');
+    await saveHistory(h, settlementId, 'settlement-batched-retry.json');
     h.chain.failFirst = 0;
   });
 
@@ -69,7 +69,7 @@ describe('settlement and on-chain cancel workflows', () => {
       const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
       expect(view.resting).toBe(0);
       expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id })).toBe(0);
-      await saveHistory(h, settlementId, 'settlement-failed.json');
+      await saveHistory(h, settlementId, 'settlement-batched-failed.json');
     } finally {
       h.chain.failAlways = false;
     }
@@ -104,9 +104,11 @@ describe('settlement and on-chain cancel workflows', () => {
     // Each fill names the batch that settles it.
     const fills = await h.collections.fills.find({ order_hash: { $in: [b1.order_hash, b2.order_hash] } }).toArray();
     expect(fills.map((f) => f.settlement_batch)).toEqual([`${key}:1`, `${key}:1`]);
-    // One settlement per step (`settlement-per-step`) and local step activities (`local-step-activities`);
-    // market-settle-per-step.json keeps a run from before the second patch, older ones one settlement per taker.
-    await saveHistory(h, settlementWorkflowId(`${key}:1`), 'settlement-groups.json');
+    // One settlement per step (`settlement-per-step`), local step activities (`local-step-activities`) and
+    // batched settlement activities (`settlement-batched-activities`). Older recordings keep the runs
+    // from before each patch: market-settle-per-step.json, settlement-groups.json (groups settled one by one),
+    // settlement-retry.json and settlement-failed.json (one settlement per taker).
+    await saveHistory(h, settlementWorkflowId(`${key}:1`), 'settlement-batched-groups.json');
     await saveHistory(h, marketWorkflowId(market), 'market-local-steps.json');
   });
 
