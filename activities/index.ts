@@ -5,6 +5,7 @@ import { matchingCollections } from '../src/matching/collections';
 import { UNCONFIGURED_CHAIN, type SettlementChain } from '../src/settlement/settlement-chain';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
+import { timed } from '../src/logging/stage-timings';
 
 /** What activities may touch: they are the only place workflows reach Mongo, the chain or sockets. */
 export interface ActivityDeps {
@@ -24,10 +25,19 @@ export const NO_PUBLISHER: RealtimePublisher = { publish: () => Promise.resolve(
 export function createActivities(deps: ActivityDeps) {
   const collections = matchingCollections(deps.db);
   const publisher = deps.publisher ?? NO_PUBLISHER;
-  return {
+  return timedEach({
     ...createMarketActivities({ collections, publisher, logger: deps.logger }),
     ...createSettlementActivities({ collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs }),
-  };
+  });
+}
+
+/** Each activity timed as stage `activity.{name}` (src/logging/stage-timings.ts). */
+function timedEach<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, run] of Object.entries(activities)) {
+    wrapped[name] = (...args: never[]) => timed(`activity.${name}`, () => run(...args));
+  }
+  return wrapped as T;
 }
 
 export type Activities = ReturnType<typeof createActivities>;

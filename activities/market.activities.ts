@@ -11,12 +11,13 @@ import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime
 import type { Logger } from '../src/logging/logger';
 import { formatCanonical } from '../src/money';
 import { onlyDuplicateKeys } from '../src/db/duplicate-keys';
-import { isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
-import { fillIdOf, fillIdsOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
+import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
+import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
 import type {
   BatchWrite, EngineCounters, MarketInfo, MarketStatus, OrderLookup, PlaceableOrder, PlacementLoad, RestingPage, StatusWrite,
   TradeLegWrite,
 } from '../src/matching/payloads';
+import { timed } from '../src/logging/stage-timings';
 import { presentFill, presentOrder, presentTicker, presentTrade, priceOfTicks } from '../src/matching/present';
 
 export interface MarketActivityDeps {
@@ -91,22 +92,23 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     // 0. Engine counters first: if this step is cut short for good (workflow terminated), a cold
     //    start still resumes above every seq and trade number the step may have written.
     const n = batch.counters;
-    await c.bookStates.updateOne(filter, {
+    await timed('step.counters', () => c.bookStates.updateOne(filter, {
       $max: { engine_seq: n.seq, engine_book_seq: n.bookSeq, engine_trade_seq: n.tradeSeq, engine_arrival: n.arrival }, $setOnInsert: { seq: 0 }, $set: { updated_at: at },
-    }, { upsert: true }).catch((error: unknown) => {
+    }, { upsert: true })).catch((error: unknown) => {
       if (!isDuplicateKey(error)) throw error;
     });
 
     // 1. Fills and public trades first: an order that reads MATCHED always has its fills.
     const touched = [...new Set([...batch.orders.map((o) => o.hash), ...batch.direct.map((d) => d.hash)])];
-    const known = await c.orders.find({ _id: { $in: touched } }, { projection: { order_hash: 1, side: 1, price_ticks: 1, settled_units: 1, wallet: 1 } }).toArray();
+    // Whole documents: the events at the end present each order as this step leaves it, without reading it back.
+    const known = await timed('step.known', () => findByIds(c.orders, touched));
     const meta = new Map(known.map((o) => [o.order_hash, o]));
     const fillIdsByOrder = new Map<string, string[]>();
+    const fills: FillRecord[] = [];
     if (batch.trades.length > 0) {
       const marketKey = marketKeyOf(market);
       // The step's one settlement workflow is `settlement-{settlement_batch}` (operators look it up by fill).
       const settlementBatch = settlementBatchIdOf(marketKey, batch.trades[0].tradeId);
-      const fills: FillRecord[] = [];
       for (const t of batch.trades) {
         for (const [leg, other, role] of [[t.maker, t.taker, 'maker'], [t.taker, t.maker, 'taker']] as [TradeLegWrite, TradeLegWrite, 'maker' | 'taker'][]) {
           const _id = fillIdOf(t.tradeId, role);
@@ -123,13 +125,15 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
           });
         }
       }
-      await insertNew(c.fills, fills);
-      await insertNew(c.trades, batch.trades.map((t) => ({
+      await timed('step.fills', () => insertNew(c.fills, fills));
+      await timed('step.trades', () => insertNew(c.trades, batch.trades.map((t) => ({
         _id: t.tradeId, trade_id: t.tradeId, ...filter, price: priceOfTicks(t.yesPrice), size: t.size, settlement_status: 'PENDING', created_at: at,
-      })));
+      }))));
     }
 
-    // 2. Orders, each guarded by the engine seq that produced its state.
+    // 2. Orders, each guarded by the engine seq that produced its state. `after` is each order as
+    //    the step leaves it (a retried step computes the same values from the same seq).
+    const after = new Map<string, StoredOrder>();
     const orderOps: mongo.AnyBulkWriteOperation<StoredOrder>[] = batch.orders.map((o) => {
       const m = meta.get(o.hash);
       const resting = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED' ? BigInt(o.remaining) : 0n;
@@ -144,36 +148,32 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
       const fillIds = fillIdsByOrder.get(o.hash);
       // The order lists its fills, so settlement finds them by key rather than by a query.
       const update = fillIds ? { $set: set, $addToSet: { fill_ids: { $each: fillIds } } } : { $set: set };
+      if (m) after.set(o.hash, { ...m, ...set, ...(fillIds ? { fill_ids: [...new Set([...(m.fill_ids ?? []), ...fillIds])] } : {}) });
       return { updateOne: { filter: { _id: o.hash, applied_seq: { $lt: o.seq } }, update } };
     });
     for (const d of batch.direct) {
       const m = meta.get(d.hash);
       const unsettled = 0n - BigInt(m?.settled_units ?? '0');
-      orderOps.push({
-        updateOne: {
-          filter: { _id: d.hash, handoff: 'PENDING', status: 'OPEN' },
-          update: {
-            $set: {
-              status: d.status, handoff: 'ACCEPTED', book_added_at: at, updated_at: at, cancel_reason: d.reason,
-              reserved_units: unsettled > 0n ? unsettled.toString() : '0', applied_seq: batch.counters.seq, engine_arrival: null,
-            },
-          },
-        },
-      });
+      const set = {
+        status: d.status, handoff: 'ACCEPTED' as const, book_added_at: at, updated_at: at, cancel_reason: d.reason,
+        reserved_units: unsettled > 0n ? unsettled.toString() : '0', applied_seq: batch.counters.seq, engine_arrival: null,
+      };
+      if (m?.handoff === 'PENDING' && m.status === 'OPEN') after.set(d.hash, { ...m, ...set });
+      orderOps.push({ updateOne: { filter: { _id: d.hash, handoff: 'PENDING', status: 'OPEN' }, update: { $set: set } } });
     }
-    await bulk(c.orders, orderOps);
+    await timed('step.orders', () => bulk(c.orders, orderOps));
 
     // 3. Book levels (final value per level in this step), the book seq and engine counters, the ticker.
     const levels = new Map<string, { side: 'bid' | 'ask'; price: number; remaining: string; bookSeq: number }>();
     for (const delta of batch.book) {
       for (const ch of delta.changes) levels.set(`${ch.side}:${ch.price}`, { ...ch, bookSeq: delta.bookSeq });
     }
-    await bulk(c.bookLevels, [...levels.values()].map((l): mongo.AnyBulkWriteOperation<mongo.Document> => {
+    await timed('step.levels', () => bulk(c.bookLevels, [...levels.values()].map((l): mongo.AnyBulkWriteOperation<mongo.Document> => {
       const key = { ...filter, side: l.side === 'bid' ? 'BID' : 'ASK', ticks: l.price, seq: { $lt: l.bookSeq } };
       return l.remaining === '0'
         ? { deleteOne: { filter: key } }
         : { updateOne: { filter: key, update: { $set: { price: priceOfTicks(l.price), remaining: l.remaining, seq: l.bookSeq } }, upsert: true } };
-    }));
+    })));
     // The book seq last: readers pair it with the levels above.
     await c.bookStates.updateOne(filter, { $max: { seq: n.bookSeq }, $set: { updated_at: at } });
     if (batch.ticker) {
@@ -201,13 +201,12 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
         events.push({ channel: 'trades', ...filter, payload: presentTrade({ trade_id: t.tradeId, ...filter, yesPrice: t.yesPrice, sizeUnits: t.size, at: batch.at }, decimals) });
       }
       if (batch.ticker) events.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
-      const [orders, fills] = await Promise.all([
-        c.orders.find({ _id: { $in: touched } }).toArray(),
-        batch.trades.length > 0 ? c.fills.find({ _id: { $in: fillIdsOf(batch.trades.map((t) => t.tradeId)) } }).toArray() : Promise.resolve([]),
-      ]);
-      for (const o of orders) events.push({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } });
+      for (const hash of touched) {
+        const o = after.get(hash) ?? meta.get(hash);
+        if (o) events.push({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } });
+      }
       for (const f of fills) events.push({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(f) } });
-      await publisher.publish(events);
+      await timed('step.publish', () => publisher.publish(events));
     } catch (error) {
       logger.error({ err: error, market }, 'publishing a market step failed');
     }

@@ -3,6 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { createActivities } from '../activities';
 import { loadConfig, ConfigError } from '../src/config';
 import { createLogger } from '../src/logging/logger';
+import { startStageTimings } from '../src/logging/stage-timings';
 import { ensureMatchingIndexes, matchingCollections } from '../src/matching/collections';
 import { chainPortFromConfig } from '../src/runtime/chain-from-config';
 import { databaseFromConfig } from '../src/runtime/database-from-config';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   // The SDK logs its workflow bundling and state changes at INFO; keep them for debugging only.
   Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL === 'trace' ? 'TRACE' : config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });
+  const stopTimings = startStageTimings(logger, config.STAGE_TIMINGS_S);
   const db = await databaseFromConfig(config, logger);
   const collections = matchingCollections(db);
   await ensureMatchingIndexes(collections);
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
     await worker.run();
   } finally {
     await sweeper.stop();
+    stopTimings();
   }
   await clientConnection.close();
   await connection.close();

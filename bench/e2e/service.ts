@@ -37,6 +37,8 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     MONGODB_PORT: String(ports.mongo),
     CHAIN_PORT: String(ports.chain),
     LOG_LEVEL: options.logLevel ?? 'warn',
+    // E2E_STAGE_TIMINGS_S: the service logs its stage timings every this many seconds (STAGE_TIMINGS_S).
+    ...(process.env.E2E_STAGE_TIMINGS_S ? { STAGE_TIMINGS_S: process.env.E2E_STAGE_TIMINGS_S } : {}),
     // E2E_SLOW_MS: the service logs database commands slower than this (MONGODB_SLOW_MS).
     ...(process.env.E2E_SLOW_MS ? { MONGODB_SLOW_MS: process.env.E2E_SLOW_MS } : {}),
   };

@@ -1,5 +1,6 @@
 import { loadConfig, ConfigError } from '../config';
 import { createLogger } from '../logging/logger';
+import { startStageTimings } from '../logging/stage-timings';
 import { chainPortFromConfig } from '../runtime/chain-from-config';
 import { databaseFromConfig } from '../runtime/database-from-config';
 import { temporalAddressOf } from '../runtime/endpoints';
@@ -12,6 +13,7 @@ import { startApiServer } from './server';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
+  const stopTimings = startStageTimings(logger, config.STAGE_TIMINGS_S);
   const chain = chainPortFromConfig(config);
   const db = await databaseFromConfig(config, logger);
   const temporal = await connectTemporal(temporalAddressOf(config), config.TEMPORAL_NAMESPACE);
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
     await composition.close();
     await temporal.close();
     await db.close();
+    stopTimings();
   });
 }
 

@@ -88,6 +88,10 @@ export const ENV_SPEC = {
     parse: positiveInt,
     description: 'Log every database command slower than this many ms (command, collection, filter field names); unset: off',
   },
+  STAGE_TIMINGS_S: {
+    parse: positiveInt,
+    description: 'Log the hot path\'s stage timings (count, mean, max per stage: order entry, market steps, settlement) every this many seconds; unset: off',
+  },
   MONGODB_PORT: { parse: port, default: 27017, description: 'Embedded FerretDB port' },
   CHAIN_RPC_URL: { parse: url, description: 'External EVM JSON-RPC URL; unset starts the embedded chain (chain id 56)' },
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },

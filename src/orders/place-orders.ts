@@ -11,6 +11,7 @@ import { reject, type OrderRejection } from './order-rejection';
 import { presentPlaced } from './present';
 import { handoffMarkers, markHandoffs } from '../matching/handoff-markers';
 import { collateralAsset, tokenAsset } from './reservations';
+import { timed } from '../logging/stage-timings';
 
 export type PlaceResult = Record<string, unknown> | OrderRejection;
 
@@ -30,7 +31,7 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
   await ctx.ready();
   const caller = wallet.toLowerCase();
   const results: (PlaceResult | undefined)[] = new Array(items.length);
-  const markets = await loadMarkets(ctx, items);
+  const markets = await timed('place.loadMarkets', () => loadMarkets(ctx, items));
   const nowSeconds = Math.floor(ctx.clock().getTime() / 1000);
 
   let candidates: Candidate[] = [];
@@ -55,12 +56,12 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
     candidates.push({ ...checked, index, orderHash });
   });
 
-  candidates = await checkSignatures(ctx, candidates, results);
-  candidates = await dropAlreadyPlaced(ctx, candidates, results);
-  candidates = await checkNonces(ctx, caller as Address, candidates, results);
-  candidates = await reserve(ctx, caller, candidates, results);
-  const placed = await persist(ctx, caller, candidates, results);
-  await handOff(ctx, placed);
+  candidates = await timed('place.checkSignatures', () => checkSignatures(ctx, candidates, results));
+  candidates = await timed('place.dropAlreadyPlaced', () => dropAlreadyPlaced(ctx, candidates, results));
+  candidates = await timed('place.checkNonces', () => checkNonces(ctx, caller as Address, candidates, results));
+  candidates = await timed('place.reserve', () => reserve(ctx, caller, candidates, results));
+  const placed = await timed('place.persist', () => persist(ctx, caller, candidates, results));
+  await timed('place.handOff', () => handOff(ctx, placed));
   return { results: results.map((r) => r ?? reject('INTERNAL_ERROR')) };
 }
 
@@ -145,7 +146,7 @@ async function reserve(ctx: OrderContext, wallet: string, candidates: Candidate[
   }
   const kept: Candidate[] = [];
   for (const group of groups.values()) {
-    const available = await ctx.balances.spendable(wallet as Address, group.ref);
+    const available = await timed('place.spendable', () => ctx.balances.spendable(wallet as Address, group.ref));
     const outcome = await ctx.reservationStore.reserve({
       wallet,
       chainId: group.ref.chainId,
@@ -217,7 +218,7 @@ async function persist(ctx: OrderContext, wallet: string, candidates: Candidate[
   const documents = records.map((r) => ({ _id: r.order_hash, ...r }));
   const failed = new Set<number>();
   // Markers first: an order that exists always has one, so a lost hand-off is always found.
-  await markHandoffs(handoffMarkers(ctx.models.orders.db.db!), records);
+  await timed('place.markers', () => markHandoffs(handoffMarkers(ctx.models.orders.db.db!), records));
   try {
     await ctx.models.orders.insertMany(documents, { ordered: false, lean: true });
   } catch (error) {
