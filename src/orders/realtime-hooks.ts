@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { RealtimeEvent } from '../contracts/realtime-publisher';
 import type { OrderContext } from './context';
 import { collateralAsset, tokenAsset } from './reservations';
@@ -15,6 +16,19 @@ const MOVING_SETTLEMENT = new Set(['MINED', 'CONFIRMED', 'FAILED']);
  */
 export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) => Promise<void> {
   const collateral = new Map<string, string>();
+  // The events of one push arrive in one tick: their orders are read with one `_id: {$in}` query
+  // (a find per event was the API's most frequent command under load). No cache: each event
+  // wants the order's current `reserved_units`.
+  const orders = new DataLoader(
+    async (hashes: readonly string[]) => {
+      const rows = await ctx.models.orders
+        .find({ _id: { $in: [...hashes] } }, { reserved_units: 1, wallet: 1, chain_id: 1, condition_id: 1, side: 1, token_id: 1 })
+        .lean();
+      const byHash = new Map(rows.map((o) => [String(o._id), o]));
+      return hashes.map((h) => byHash.get(h) ?? null);
+    },
+    { cache: false, maxBatchSize: 500 },
+  );
   return async (event) => {
     if (event.channel !== 'user') return;
     const payload = event.payload;
@@ -27,9 +41,7 @@ export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) 
       orderHash = String(payload.order.order_hash);
     }
     ctx.balances.invalidateWallet(event.wallet);
-    const order = await ctx.models.orders
-      .findById(orderHash.toLowerCase(), { reserved_units: 1, wallet: 1, chain_id: 1, condition_id: 1, side: 1, token_id: 1 })
-      .lean();
+    const order = await orders.load(orderHash.toLowerCase());
     if (!order || order.wallet !== event.wallet.toLowerCase()) return;
     const asset = order.side === 'SELL' ? tokenAsset(order.token_id) : await collateralOf(order.chain_id, order.condition_id);
     if (asset === null) return;

@@ -212,6 +212,28 @@ describe('balances, reservations and amount math', () => {
     }
   });
 
+  test('when one push brings the events of several orders, then the hook reads those orders with one query and lowers each hold', async () => {
+    const wallet = (await import('./harness')).ACCOUNTS[9];
+    h.chain.fund(wallet.address, 1_000n * ONE);
+    const w = wallet.address.toLowerCase();
+    const store = h.orders.context.reservationStore;
+    const before = await store.held(w, 56, collateralAsset(COLLATERAL));
+    const items = [1, 2, 3].map(() => signedItem(wallet, market, { price: '0.5', size: '10' }));
+    const placed = await place(h, wallet.address, items);
+    expect(placed.body.results.map((r: { status: string }) => r.status)).toEqual(['OPEN', 'OPEN', 'OPEN']);
+    expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(before + 15n * ONE);
+    await createOrderModel(database.db()).updateMany({ order_hash: { $in: items.map((i) => i.hash) } }, { $set: { status: 'CANCELLED', reserved_units: '0' } });
+    const finds = jest.spyOn(h.orders.context.models.orders, 'find');
+    try {
+      // As the push receiver does: every event of the push handed over in the same tick.
+      await Promise.all(items.map((i) => h.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: i.hash, status: 'CANCELLED' } } })));
+      expect(finds).toHaveBeenCalledTimes(1);
+    } finally {
+      finds.mockRestore();
+    }
+    expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(before);
+  });
+
   describe('amount math on edge values', () => {
     const wallet = () => ALICE;
     beforeAll(() => h.chain.fund(ALICE.address, 10_000n * ONE));
