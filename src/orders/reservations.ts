@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { mongo } from 'mongoose';
 import { AppError } from '../errors';
 import type { OrderModel } from './models/order.model';
 import type { ReservationHold, WalletReservationModel } from './models/wallet-reservation.model';
@@ -8,7 +9,8 @@ export const ORPHAN_HOLD_MS = 60_000;
 /** Old versions kept per key (for audit); older ones are deleted now and then. */
 const KEEP_VERSIONS = 20;
 const MAX_ATTEMPTS = 100;
-const MAX_FORWARD_PROBES = 8;
+/** Versions looked up per primary-key query when finding the newest from a hint. */
+const PROBE_WINDOW = 3 * KEEP_VERSIONS;
 
 export interface HoldRequest {
   order_hash: string;
@@ -56,6 +58,11 @@ interface Head {
 
 type Change = (holds: Record<string, ReservationHold>) => Record<string, ReservationHold> | undefined;
 
+interface Lane {
+  waiting: { change: Change; resolve: () => void; reject: (error: unknown) => void }[];
+  running: boolean;
+}
+
 /** Whose holds of which asset: the parts of a reservation key. */
 export interface HoldOwner {
   wallet: string;
@@ -86,8 +93,8 @@ function lowered(holds: Record<string, ReservationHold>, lowers: Map<string, big
 export class ReservationStore {
   /** The newest version this process has read or written, per key (versions are immutable). */
   private readonly lastHead = new Map<string, Head>();
-  /** Per reservation key: the batch of lowers still open to new calls, and the write before it. */
-  private readonly lowering = new Map<string, { next: Map<string, bigint> | null; tail: Promise<void> }>();
+  /** Per reservation key: changes waiting for the next version this process writes. */
+  private readonly lanes = new Map<string, Lane>();
 
   constructor(
     private readonly reservations: WalletReservationModel,
@@ -146,34 +153,11 @@ export class ReservationStore {
   }
 
   /**
-   * Lowers (or drops, at 0) the hold of one order of a known asset; never raises one. Calls for the
-   * same asset that arrive while one is being written are written together as the next version,
-   * so a burst of fills costs a few versions rather than one each.
+   * Lowers (or drops, at 0) the hold of one order of a known asset; never raises one. Like every
+   * change, it joins the changes of the same key waiting for this process's next version.
    */
   lowerHold(where: HoldOwner, orderHash: string, units: bigint): Promise<void> {
-    const key = reservationKey(where.wallet, where.chainId, where.asset);
-    let lane = this.lowering.get(key);
-    if (!lane) {
-      lane = { next: null, tail: Promise.resolve() };
-      this.lowering.set(key, lane);
-    }
-    const current = lane;
-    if (!current.next) {
-      const batch = new Map<string, bigint>();
-      current.next = batch;
-      const written: Promise<void> = current.tail.catch(() => undefined).then(async () => {
-        if (current.next === batch) current.next = null; // later calls start the next batch
-        await this.change(key, where, (holds) => lowered(holds, batch));
-      });
-      current.tail = written;
-      void written.catch(() => undefined).then(() => {
-        if (current.tail === written && current.next === null) this.lowering.delete(key);
-      });
-    }
-    const batch = current.next!;
-    const before = batch.get(orderHash);
-    batch.set(orderHash, before === undefined || units < before ? units : before);
-    return current.tail;
+    return this.change(reservationKey(where.wallet, where.chainId, where.asset), where, (holds) => lowered(holds, new Map([[orderHash, units]])));
   }
 
   release(wallet: string, orderHash: string): Promise<void> {
@@ -186,27 +170,44 @@ export class ReservationStore {
   }
 
   /**
-   * The newest version. Versions never change once written, so the last one this process saw is
-   * kept in memory: when `key:N+1` does not exist it is still the newest, at the cost of one
-   * primary-key probe (a wallet with many open orders has large versions; reading one back each
-   * time cost FerretDB more than writing it). Otherwise it walks forward by primary key
-   * (`key:N+1`, `key:N+2`, ...); only an unknown key or a long walk falls back to the sorted query.
+   * The newest version, for reads. Versions never change once written, so the last one this
+   * process saw is kept in memory: one primary-key probe (`key:N`, `key:N+1`) says whether it is
+   * still the newest. Otherwise (or for a key not seen yet) `findHead` looks it up by key.
    */
   private async head(key: string): Promise<Head> {
     const seen = this.lastHead.get(key);
     if (seen) {
-      // Still there, and nothing after it: still the newest (the same test as the walk below).
       const ids = await this.reservations.find({ _id: { $in: [`${key}:${seen.version}`, `${key}:${seen.version + 1}`] } }, { _id: 1 }).lean();
       if (ids.length === 1 && ids[0]._id === `${key}:${seen.version}`) return seen;
-      let row = await this.reservations.findById(`${key}:${seen.version + 1}`).lean();
-      for (let step = 0; row && step < MAX_FORWARD_PROBES; step++) {
-        const next = await this.reservations.findById(`${key}:${row.version + 1}`).lean();
-        if (!next) return this.remember(key, { version: row.version, holds: holdsOf(row) });
-        row = next;
-      }
     }
-    const row = await this.reservations.findOne({ key }).sort({ version: -1 }).lean();
-    return this.remember(key, row ? { version: row.version, holds: holdsOf(row) } : { version: 0, holds: {} });
+    return this.findHead(key, seen?.version ?? 0);
+  }
+
+  /**
+   * The newest version at or after `from`, found by primary key only (a query by `key` reads the
+   * whole collection on FerretDB): versions are dense, so the newest is the highest id present in
+   * a window of ids starting at the larger of `from` and the key's head hint (written as old
+   * versions are pruned, never more than a few windows behind).
+   */
+  private async findHead(key: string, from: number): Promise<Head> {
+    const hint = await this.heads().findOne({ _id: key });
+    let start = Math.max(from, hint?.version ?? 0, 1);
+    for (;;) {
+      const ids = Array.from({ length: PROBE_WINDOW }, (_, i) => `${key}:${start + i}`);
+      const rows = await this.reservations.find({ _id: { $in: ids } }, { version: 1 }).lean();
+      const newest = Math.max(0, ...rows.map((r) => r.version));
+      if (newest === 0 && start > 1) {
+        // Nothing from the hint on (only if the hint ran ahead of a pruned or reset key): read by key.
+        const row = await this.reservations.findOne({ key }).sort({ version: -1 }).lean();
+        return this.remember(key, row ? { version: row.version, holds: holdsOf(row) } : { version: 0, holds: {} });
+      }
+      if (newest < start + PROBE_WINDOW - 1) {
+        if (newest === 0) return { version: 0, holds: {} };
+        const row = await this.reservations.findById(`${key}:${newest}`).lean();
+        if (row) return this.remember(key, { version: row.version, holds: holdsOf(row) });
+      }
+      start = newest; // the whole window exists (or the newest was just pruned): look further on
+    }
   }
 
   private remember(key: string, head: Head): Head {
@@ -216,10 +217,58 @@ export class ReservationStore {
     return head;
   }
 
-  /** Applies `change` to the newest version as version N+1; re-reads and re-applies when another writer won N+1. */
-  private async change(key: string, where: HoldOwner, change: Change): Promise<void> {
+  private heads(): mongo.Collection<{ _id: string; version: number }> {
+    return this.reservations.db.collection<{ _id: string; version: number }>('wallet_reservation_heads');
+  }
+
+  /**
+   * Applies `change` as part of this process's next version of the key. Changes that arrive while
+   * a version is being written wait and are written together as the following one (so concurrent
+   * orders and fills of one wallet cost a few versions, not one each); each sees the holds the
+   * changes before it left.
+   */
+  private change(key: string, where: HoldOwner, change: Change): Promise<void> {
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { waiting: [], running: false };
+      this.lanes.set(key, lane);
+    }
+    const promise = new Promise<void>((resolve, reject) => lane.waiting.push({ change, resolve, reject }));
+    if (!lane.running) {
+      lane.running = true;
+      // A microtask later: calls made in the same tick join the first version.
+      queueMicrotask(() => void this.drain(key, where, lane));
+    }
+    return promise;
+  }
+
+  private async drain(key: string, where: HoldOwner, lane: Lane): Promise<void> {
+    while (lane.waiting.length > 0) {
+      const batch = lane.waiting.splice(0);
+      const all: Change = (holds) => {
+        let current: Record<string, ReservationHold> | undefined;
+        for (const { change } of batch) current = change(current ?? holds) ?? current;
+        return current;
+      };
+      try {
+        await this.write(key, where, all);
+        for (const waiter of batch) waiter.resolve();
+      } catch (error) {
+        for (const waiter of batch) waiter.reject(error);
+      }
+    }
+    lane.running = false;
+    if (this.lanes.get(key) === lane) this.lanes.delete(key);
+  }
+
+  /**
+   * Writes `change` of the newest version as version N+1. The cached newest version is used
+   * without a read: the insert of `key:N+1` succeeds only if no one wrote after N (versions are
+   * dense), and when another process did, the key is read again and the change re-applied.
+   */
+  private async write(key: string, where: HoldOwner, change: Change): Promise<void> {
+    let head = this.lastHead.get(key) ?? (await this.findHead(key, 0));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const head = await this.head(key);
       const next = change(head.holds);
       if (!next) return;
       const version = head.version + 1;
@@ -237,20 +286,26 @@ export class ReservationStore {
       } catch (error) {
         if ((error as { code?: number }).code !== 11000) throw error;
         await sleep(Math.floor(Math.random() * Math.min(20, 2 * (attempt + 1))));
+        head = await this.findHead(key, version);
         continue;
       }
       this.remember(key, { version, holds: next });
-      if (version % KEEP_VERSIONS === 0 && version > KEEP_VERSIONS) {
-        // The writer of every KEEP_VERSIONS-th version drops the two blocks before the last
-        // KEEP_VERSIONS (the older one again, in case its own prune failed), by primary key: a
-        // query by `key` would read the whole collection on FerretDB.
-        const first = Math.max(1, version - 3 * KEEP_VERSIONS + 1);
-        const ids = Array.from({ length: version - KEEP_VERSIONS - first + 1 }, (_, i) => `${key}:${first + i}`);
-        await this.reservations.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
-      }
+      if (version % KEEP_VERSIONS === 0 && version > KEEP_VERSIONS) await this.prune(key, version);
       return;
     }
     throw new AppError('SERVICE_DEGRADED', 'Balance reservation is contended; retry');
+  }
+
+  /**
+   * The writer of every KEEP_VERSIONS-th version moves the key's head hint up and drops the two
+   * blocks before the last KEEP_VERSIONS (the older one again, in case its own prune failed), by
+   * primary key: a query by `key` would read the whole collection on FerretDB.
+   */
+  private async prune(key: string, version: number): Promise<void> {
+    await this.heads().updateOne({ _id: key }, { $max: { version: version - KEEP_VERSIONS } }, { upsert: true }).catch(() => undefined);
+    const first = Math.max(1, version - 3 * KEEP_VERSIONS + 1);
+    const ids = Array.from({ length: version - KEEP_VERSIONS - first + 1 }, (_, i) => `${key}:${first + i}`);
+    await this.reservations.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
   }
 
   /**

@@ -175,6 +175,39 @@ describe('balances, reservations and amount math', () => {
     expect(await held(wallet.address)).toBe(before - 45n * 10n ** 15n);
   });
 
+  test('when ten reservations of one wallet arrive in one tick, then they are written as one version and still never exceed the balance', async () => {
+    const store = h.orders.context.reservationStore;
+    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const key = reservationKey(wallet, 56, collateralAsset(COLLATERAL));
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => store.reserve({
+      wallet, chainId: 56, asset: collateralAsset(COLLATERAL), available: 30n * ONE, items: [{ order_hash: `0x${i.toString(16).padStart(64, '0')}`, units: 5n * ONE }],
+    })));
+    expect(outcomes.filter((o) => o.accepted.size === 1)).toHaveLength(6);
+    expect(outcomes.filter((o) => o.rejected.size === 1).map((o) => [...o.rejected.values()][0])).toEqual(Array(4).fill({ required: 5n * ONE, available: 0n }));
+    expect(await h.orders.context.models.reservations.countDocuments({ key })).toBe(1);
+    expect(await store.held(wallet, 56, collateralAsset(COLLATERAL))).toBe(30n * ONE);
+  });
+
+  test('when another process has written and pruned many versions, then a process new to the key finds the newest by primary key', async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
+    const writer = h.orders.context.reservationStore;
+    await writer.reserve({ ...owner, available: 100n * ONE, items: [{ order_hash: '0xaa', units: 100n * ONE }] });
+    for (let i = 1; i <= 130; i++) await writer.lowerHold(owner, '0xaa', 100n * ONE - BigInt(i));
+    const other = await startOrderHarness(database.db);
+    try {
+      const byKey = jest.spyOn(other.orders.context.models.reservations, 'findOne');
+      expect(await other.orders.context.reservationStore.held(wallet, 56, owner.asset)).toBe(100n * ONE - 130n);
+      // (findById goes through findOne too: only a filter by `key` would read the whole collection.)
+      expect(byKey.mock.calls.filter(([filter]) => filter && 'key' in (filter as object))).toEqual([]);
+      // And it writes on top of it.
+      await other.orders.context.reservationStore.lowerHold(owner, '0xaa', 1n);
+      expect(await writer.held(wallet, 56, owner.asset)).toBe(1n);
+    } finally {
+      await other.close();
+    }
+  });
+
   test('when the event hook sees a settled fill or a finished order, then cached reads are dropped and the hold follows reserved_units', async () => {
     const wallet = (await import('./harness')).ACCOUNTS[8];
     const ttlHarness = await startOrderHarness(database.db, { balanceTtlMs: 60_000 });
