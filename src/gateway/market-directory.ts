@@ -11,19 +11,24 @@ export interface MarketDirectory {
   find(market: MarketRef): Promise<{ decimals: number } | null>;
 }
 
-/** Reads the `markets` collection; markets are never deleted, so found ones are cached. */
+/**
+ * Reads the `markets` collection; markets are never deleted, so found ones are cached (as the
+ * promise: lookups of a market not seen yet that arrive together share one read).
+ */
 export function createMarketDirectory(db: Connection): MarketDirectory {
   const markets = createMarketModel(db);
-  const cache = new Map<string, { decimals: number }>();
+  const cache = new Map<string, Promise<{ decimals: number } | null>>();
   return {
-    async find(market) {
+    find(market) {
       const key = `${market.chain_id}-${market.condition_id}`;
-      const cached = cache.get(key);
-      if (cached) return cached;
-      const row = await markets.findOne({ chain_id: market.chain_id, condition_id: market.condition_id }, { tokens: 1 }).lean();
-      if (!row) return null;
-      const found = { decimals: row.tokens[0]?.decimals ?? 18 };
-      cache.set(key, found);
+      let found = cache.get(key);
+      if (!found) {
+        found = markets.findOne({ chain_id: market.chain_id, condition_id: market.condition_id }, { tokens: 1 }).lean()
+          .then((row) => (row ? { decimals: row.tokens[0]?.decimals ?? 18 } : null));
+        cache.set(key, found);
+        // An unknown market (or a failed read) is asked again next time.
+        void found.then((row) => row ?? cache.delete(key), () => cache.delete(key));
+      }
       return found;
     },
   };

@@ -15,7 +15,7 @@ const MOVING_SETTLEMENT = new Set(['MINED', 'CONFIRMED', 'FAILED']);
  * the order concerned is brought down to the order's `reserved_units` (holds never rise here).
  */
 export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) => Promise<void> {
-  const collateral = new Map<string, string>();
+  const collateral = new Map<string, Promise<string | null>>();
   // The events of one push arrive in one tick: their orders are read with one `_id: {$in}` query
   // (a find per event was the API's most frequent command under load). No cache: each event
   // wants the order's current `reserved_units`.
@@ -48,15 +48,19 @@ export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) 
     await ctx.reservationStore.lowerHold({ wallet: order.wallet, chainId: order.chain_id, asset }, order._id, BigInt(order.reserved_units));
   };
 
-  /** A market's collateral never changes: read once per process. */
-  async function collateralOf(chainId: number, conditionId: string): Promise<string | null> {
+  /**
+   * A market's collateral never changes: read once per process. The promise is what is kept, so
+   * the events of a push that arrive together for a market not seen yet share one read.
+   */
+  function collateralOf(chainId: number, conditionId: string): Promise<string | null> {
     const key = `${chainId}:${conditionId}`;
     let asset = collateral.get(key);
     if (asset === undefined) {
-      const market = await ctx.models.markets.findOne({ chain_id: chainId, condition_id: conditionId }, { collateral_token: 1 }).lean();
-      if (!market?.collateral_token) return null;
-      asset = collateralAsset(String(market.collateral_token));
+      asset = ctx.models.markets.findOne({ chain_id: chainId, condition_id: conditionId }, { collateral_token: 1 }).lean()
+        .then((market) => (market?.collateral_token ? collateralAsset(String(market.collateral_token)) : null));
       collateral.set(key, asset);
+      // Unknown markets and failed reads are asked again next time.
+      void asset.then((found) => found ?? collateral.delete(key), () => collateral.delete(key));
     }
     return asset;
   }

@@ -267,6 +267,25 @@ describe('balances, reservations and amount math', () => {
     expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(before);
   });
 
+  test('when the first events of a market arrive together, then its collateral is read once for all of them', async () => {
+    const fresh = await startOrderHarness(database.db);
+    try {
+      const w = ALICE.address.toLowerCase();
+      const item = signedItem(ALICE, market, { price: '0.5', size: '1' });
+      fresh.chain.fund(ALICE.address, 1_000n * ONE);
+      expect((await place(fresh, ALICE.address, [item])).body.results[0].status).toBe('OPEN');
+      const reads = jest.spyOn(fresh.orders.context.models.markets, 'findOne');
+      try {
+        await Promise.all([1, 2, 3].map(() => fresh.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: item.hash, status: 'PARTIALLY_FILLED' } } })));
+        expect(reads).toHaveBeenCalledTimes(1);
+      } finally {
+        reads.mockRestore();
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
   describe('amount math on edge values', () => {
     const wallet = () => ALICE;
     beforeAll(() => h.chain.fund(ALICE.address, 10_000n * ONE));
