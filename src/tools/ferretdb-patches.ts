@@ -7,10 +7,14 @@
 import type { SourcePatch } from './tool-versions';
 
 /**
- * Narrows a backend query by `_id` whenever the filter pins `_id` down: `_id: value` or
- * `_id: {$in: [values]}` (strings or ObjectIDs), whatever else the filter says. Upstream only
- * narrowed a filter that was exactly `{_id: value}`, so `{_id: h, applied_seq: {$lt: n}}` or
- * `{_id: {$in: hashes}}` read and decoded the whole collection.
+ * Narrows a backend query by what the filter pins down at its top level, whatever else it says:
+ * - `_id: value` or `_id: {$in: [values]}` (strings or ObjectIDs): by the unique `_id` index;
+ * - `field: "text"` or `field: {$in: ["text", ...]}` (plain field names, string values): a row is
+ *   kept when the field's value is one of the strings, or is an array (an array field matches a
+ *   string it contains, which SQL cannot cheaply tell). SQLite then reads each row's field with its
+ *   own JSON code instead of FerretDB decoding every document.
+ * Upstream only narrowed a filter that was exactly `{_id: value}`, so `{_id: h, applied_seq: {$lt: n}}`,
+ * `{_id: {$in: hashes}}` or `{market_key: k, status: ...}` read and decoded the whole collection.
  */
 const ID_PUSHDOWN_GO = `// Added by predex (src/tools/ferretdb-patches.ts); not part of upstream FerretDB.
 
@@ -18,6 +22,7 @@ package sqlite
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -26,55 +31,106 @@ import (
 	"github.com/FerretDB/FerretDB/internal/util/must"
 )
 
-// maxIDPushdown bounds the IN list (SQLite allows 32766 bound variables).
+// maxIDPushdown bounds each IN list (SQLite allows 32766 bound variables).
 const maxIDPushdown = 1000
 
-// idPushdown returns a WHERE clause that keeps every row whose _id the filter allows,
-// or ok=false when the filter does not pin _id down to string or ObjectID values.
+// plainField is a top-level field name that needs no quoting in a JSON path.
+var plainField = regexp.MustCompile(\`^[A-Za-z_][A-Za-z0-9_]*$\`)
+
+// idPushdown returns a WHERE clause that keeps every row the filter can match,
+// or ok=false when the filter pins nothing down (see src/tools/ferretdb-patches.ts).
 func idPushdown(filter *types.Document) (where string, args []any, ok bool) {
 	if filter == nil {
 		return "", nil, false
 	}
 
-	v, err := filter.Get("_id")
-	if err != nil {
+	var conds []string
+
+	if v, err := filter.Get("_id"); err == nil {
+		if values, ok := pinnedValues(v, true); ok {
+			conds = append(conds, fmt.Sprintf(\`%s IN (%s)\`, metadata.IDColumn, marks(len(values))))
+			for _, e := range values {
+				args = append(args, string(must.NotFail(sjson.MarshalSingleValue(e))))
+			}
+		}
+	}
+
+	// With a repeated key the filter's meaning is the server's to decide: pin down by _id only.
+	if _, dup := filter.FindDuplicateKey(); !dup {
+		keys, values := filter.Keys(), filter.Values()
+		for i, key := range keys {
+			if key == "_id" || !plainField.MatchString(key) {
+				continue
+			}
+
+			pinned, ok := pinnedValues(values[i], false)
+			if !ok {
+				continue
+			}
+
+			conds = append(conds, fmt.Sprintf(
+				\`(%s->>'$.%s' IN (%s) OR json_type(%s, '$.%s') = 'array')\`,
+				metadata.DefaultColumn, key, marks(len(pinned)), metadata.DefaultColumn, key,
+			))
+			for _, e := range pinned {
+				args = append(args, e.(string))
+			}
+		}
+	}
+
+	if len(conds) == 0 {
 		return "", nil, false
 	}
 
-	switch v := v.(type) {
-	case string, types.ObjectID:
-		return fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn), []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}, true
-	case *types.Document:
-		if v.Len() != 1 {
-			return "", nil, false
-		}
+	return " WHERE " + strings.Join(conds, " AND "), args, true
+}
 
-		in, err := v.Get("$in")
-		if err != nil {
-			return "", nil, false
+// pinnedValues returns the values v allows: v itself, or the elements of {$in: [...]};
+// strings only, or strings and ObjectIDs when objectIDs is set.
+func pinnedValues(v any, objectIDs bool) ([]any, bool) {
+	allowed := func(e any) bool {
+		switch e.(type) {
+		case string:
+			return true
+		case types.ObjectID:
+			return objectIDs
 		}
-
-		arr, isArray := in.(*types.Array)
-		if !isArray || arr.Len() == 0 || arr.Len() > maxIDPushdown {
-			return "", nil, false
-		}
-
-		args = make([]any, 0, arr.Len())
-		for i := 0; i < arr.Len(); i++ {
-			e := must.NotFail(arr.Get(i))
-			switch e.(type) {
-			case string, types.ObjectID:
-				args = append(args, string(must.NotFail(sjson.MarshalSingleValue(e))))
-			default:
-				return "", nil, false
-			}
-		}
-
-		marks := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
-		return fmt.Sprintf(\` WHERE %s IN (%s)\`, metadata.IDColumn, marks), args, true
+		return false
 	}
 
-	return "", nil, false
+	if allowed(v) {
+		return []any{v}, true
+	}
+
+	doc, isDoc := v.(*types.Document)
+	if !isDoc || doc.Len() != 1 {
+		return nil, false
+	}
+
+	in, err := doc.Get("$in")
+	if err != nil {
+		return nil, false
+	}
+
+	arr, isArray := in.(*types.Array)
+	if !isArray || arr.Len() == 0 || arr.Len() > maxIDPushdown {
+		return nil, false
+	}
+
+	values := make([]any, 0, arr.Len())
+	for i := 0; i < arr.Len(); i++ {
+		e := must.NotFail(arr.Get(i))
+		if !allowed(e) {
+			return nil, false
+		}
+		values = append(values, e)
+	}
+
+	return values, true
+}
+
+func marks(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 `;
 

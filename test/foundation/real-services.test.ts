@@ -32,7 +32,7 @@ describe('real servers under the tests', () => {
   it('when the embedded tools were built, then they sit in the cache keyed by version', () => {
     if (process.env.TEMPORAL_ADDRESS || process.env.MONGODB_URI) return; // external servers: nothing built
     expect(toolBinaryPath(TEMPORAL_CLI)).toMatch(/temporal-v1\.5\.1\/temporal$/);
-    expect(toolBinaryPath(FERRETDB)).toMatch(/ferretdb-v1\.24\.2-patched2\/ferretdb$/);
+    expect(toolBinaryPath(FERRETDB)).toMatch(/ferretdb-v1\.24\.2-patched3\/ferretdb$/);
     expect(existsSync(toolBinaryPath(TEMPORAL_CLI))).toBe(true);
     expect(existsSync(toolBinaryPath(FERRETDB))).toBe(true);
   });
@@ -50,5 +50,29 @@ describe('the embedded FerretDB build', () => {
     expect(plan).toMatch(/USING INDEX/);
     expect(plan).not.toMatch(/detail=SCAN/);
     expect(await things.findOne({ _id: 't7' })).toEqual({ _id: 't7', n: 7 });
+  });
+
+  it('when a query pins string fields down, then SQLite narrows the rows first and the answer is still exactly MongoDB\'s (arrays included)', async () => {
+    if (process.env.MONGODB_URI) return; // a real MongoDB: nothing patched
+    type Row = { _id: string; market: unknown; status?: unknown; n: number };
+    const rows = db().collection<Row>('pinned');
+    await rows.insertMany([
+      { _id: 'a1', market: 'm1', status: 'OPEN', n: 1 },
+      { _id: 'a2', market: 'm1', status: 'FILLED', n: 2 },
+      { _id: 'a3', market: 'm2', status: 'OPEN', n: 3 },
+      { _id: 'a4', market: ['m0', 'm1'], status: 'OPEN', n: 4 }, // an array containing m1 matches {market: 'm1'}
+      { _id: 'a5', market: { m1: true }, status: 'OPEN', n: 5 }, // an object does not
+      { _id: 'a6', market: 'm1', n: 6 }, // no status: never equal to a string
+      { _id: 'a7', market: 'M1', status: 'OPEN', n: 7 }, // case matters
+      { _id: 'a8', market: 'm1"', status: 'OPEN', n: 8 }, // quotes and escapes are compared as text
+    ]);
+    const ids = async (filter: object) => (await rows.find(filter).sort({ n: 1 }).toArray()).map((r) => r._id);
+    expect(await ids({ market: 'm1' })).toEqual(['a1', 'a2', 'a4', 'a6']);
+    expect(await ids({ market: 'm1', status: { $in: ['OPEN', 'PARTIALLY_FILLED'] } })).toEqual(['a1', 'a4']);
+    expect(await ids({ market: { $in: ['m2', 'm1"'] }, n: { $gt: 2 } })).toEqual(['a3', 'a8']);
+    expect(await ids({ _id: { $in: ['a1', 'a3'] }, market: 'm1' })).toEqual(['a1']);
+    expect(await ids({ status: 'OPEN', $or: [{ n: 1 }, { n: 7 }] })).toEqual(['a1', 'a7']);
+    const explained = await db().db!.command({ explain: { find: 'pinned', filter: { market: 'm1', status: { $in: ['OPEN'] } } } });
+    expect(explained.filterPushdown).toBe(true);
   });
 });
