@@ -115,15 +115,19 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     }
   }
 
-  /** `awaitReceipt` for many transactions at once: per hash, whether it succeeded. */
-  async function awaitReceipts(q: { chainId: number; txHashes: string[] }): Promise<Record<string, boolean>> {
-    const done: Record<string, boolean> = {};
+  /**
+   * `awaitReceipt` for many transactions at once: per hash, whether it succeeded and whether it
+   * already has the required confirmations (then the workflow moves its fills to CONFIRMED at once).
+   */
+  async function awaitReceipts(q: { chainId: number; txHashes: string[] }): Promise<Record<string, { success: boolean; confirmed: boolean }>> {
+    const done: Record<string, { success: boolean; confirmed: boolean }> = {};
     let waiting = [...new Set(q.txHashes)];
     for (;;) {
       const states = await Promise.all(waiting.map((h) => chain.getReceipt(q.chainId, h)));
       waiting = waiting.filter((h, i) => {
-        if (states[i].status === 'pending') return true;
-        done[h] = states[i].status === 'success';
+        const r = states[i];
+        if (r.status === 'pending') return true;
+        done[h] = { success: r.status === 'success', confirmed: r.status === 'success' && r.confirmations >= chain.requiredConfirmations };
         return false;
       });
       if (waiting.length === 0) return done;
@@ -155,8 +159,13 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     await markFillsOf({ groups: [{ tradeIds: q.tradeIds, txHash: q.txHash }], status: q.status });
   }
 
-  /** `markFills` for many groups at once (each with its own transaction): one bulk write per collection. */
-  async function markFillsOf(q: { groups: { tradeIds: string[]; txHash: string }[]; status: FillStatus }): Promise<void> {
+  /**
+   * `markFills` for many groups at once (each with its own transaction): one bulk write. Public
+   * trades take only final statuses (REST lists settled prints). `passedThrough`: statuses the
+   * fills went through on the way (MINED, when a receipt already had its confirmations), announced
+   * before the one written, so a client still sees every step.
+   */
+  async function markFillsOf(q: { groups: { tradeIds: string[]; txHash: string }[]; status: FillStatus; passedThrough?: FillStatus[] }): Promise<void> {
     const now = new Date();
     const unsettled = { settlement_status: { $nin: FINAL } };
     const groups = q.groups.filter((g) => g.tradeIds.length > 0);
@@ -168,9 +177,17 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
       },
     })), { ordered: false });
     const tradeIds = groups.flatMap((g) => g.tradeIds);
-    await c.trades.updateMany({ _id: { $in: tradeIds }, ...unsettled }, { $set: { settlement_status: q.status } });
+    if (FINAL.includes(q.status)) await c.trades.updateMany({ _id: { $in: tradeIds }, ...unsettled }, { $set: { settlement_status: q.status } });
     const fills = await findByIds(c.fills, fillIdsOf(tradeIds));
-    await publish(fills.map((f) => ({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(f) } })));
+    const events: RealtimeEvent[] = [];
+    for (const status of [...(q.passedThrough ?? []), q.status]) {
+      for (const f of fills) {
+        // A fill that was already final (a retry, or another writer) is announced as it is, once.
+        if (status !== q.status && f.settlement_status !== q.status) continue;
+        events.push({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(status === q.status ? f : { ...f, settlement_status: status }) } });
+      }
+    }
+    await publish(events);
   }
 
   /**

@@ -77,16 +77,22 @@ async function settleTogether(input: Input, groups: SettlementGroup[]): Promise<
     });
     if (inFlight.length > 0) {
       const receipts = await waits.awaitReceipts({ chainId, txHashes: inFlight.map(txOf) });
-      const mined = passed(inFlight, (group) => receipts[txOf(group)] || 'retry');
-      if (mined.length > 0) {
-        await db.markFillsOf({ groups: marks(mined), status: 'MINED' });
-        const confirmations = await waits.awaitConfirmationsOf({ chainId, txHashes: mined.map(txOf) });
-        const confirmed = passed(mined, (group) => confirmations[txOf(group)] || 'retry');
-        if (confirmed.length > 0) {
-          await db.markFillsOf({ groups: marks(confirmed), status: 'CONFIRMED' });
-          await db.finishOrders({ tradeIds: confirmed.flatMap((group) => group.tradeIds), failed: false });
-          for (const group of confirmed) results.set(group.batchId, { status: 'CONFIRMED', txHash: txOf(group), attempts: attempt });
-        }
+      const mined = passed(inFlight, (group) => receipts[txOf(group)]?.success || 'retry');
+      // On a chain whose receipt already carries the confirmations, fills go to CONFIRMED in one write.
+      const confirmedAtOnce = mined.filter((group) => receipts[txOf(group)].confirmed);
+      const waiting = mined.filter((group) => !receipts[txOf(group)].confirmed);
+      let confirmed = confirmedAtOnce;
+      if (confirmedAtOnce.length > 0) await db.markFillsOf({ groups: marks(confirmedAtOnce), status: 'CONFIRMED', passedThrough: ['MINED'] });
+      if (waiting.length > 0) {
+        await db.markFillsOf({ groups: marks(waiting), status: 'MINED' });
+        const confirmations = await waits.awaitConfirmationsOf({ chainId, txHashes: waiting.map(txOf) });
+        const later = passed(waiting, (group) => confirmations[txOf(group)] || 'retry');
+        if (later.length > 0) await db.markFillsOf({ groups: marks(later), status: 'CONFIRMED' });
+        confirmed = [...confirmed, ...later];
+      }
+      if (confirmed.length > 0) {
+        await db.finishOrders({ tradeIds: confirmed.flatMap((group) => group.tradeIds), failed: false });
+        for (const group of confirmed) results.set(group.batchId, { status: 'CONFIRMED', txHash: txOf(group), attempts: attempt });
       }
     }
     if (failed.length > 0) {

@@ -103,6 +103,9 @@ export class FakeChain implements SettlementChain {
   failAlways = false;
   /** While true, receipts stay pending (fills stay PENDING). */
   hold = false;
+  /** While true, a transaction's first receipt read has no confirmation yet (fills pass through MINED). */
+  slowConfirmations = false;
+  private readonly receiptReads = new Map<string, number>();
   cancelledOnChain = new Set<string>();
 
   submitMatch(batch: { batchId: string; attempt: number; trades: unknown[] }): Promise<string> {
@@ -111,8 +114,11 @@ export class FakeChain implements SettlementChain {
     return Promise.resolve(`0x${Buffer.from(batch.batchId).toString('hex').slice(0, 64).padEnd(64, '0')}`);
   }
 
-  getReceipt(): Promise<ReceiptState> {
-    return Promise.resolve(this.hold ? { status: 'pending' } : { status: 'success', blockNumber: '1', confirmations: 1 });
+  getReceipt(_chainId: number, txHash: string): Promise<ReceiptState> {
+    if (this.hold) return Promise.resolve({ status: 'pending' });
+    const reads = (this.receiptReads.get(txHash) ?? 0) + 1;
+    this.receiptReads.set(txHash, reads);
+    return Promise.resolve({ status: 'success', blockNumber: '1', confirmations: this.slowConfirmations && reads === 1 ? 0 : 1 });
   }
 
   checkOrder(_chainId: number, _exchange: string, order: OrderRecord): Promise<{ cancelled: boolean; nonceBumped: boolean }> {

@@ -54,6 +54,34 @@ describe('settlement and on-chain cancel workflows', () => {
     h.chain.failFirst = 0;
   });
 
+  test('when a receipt arrives before its confirmations, then fills are written MINED, then CONFIRMED; when it arrives confirmed, CONFIRMED at once with MINED still announced', async () => {
+    const fillStatuses = (hash: string) => h.publisher.events
+      .filter((e) => e.channel === 'user' && e.payload.type === 'fill' && e.payload.fill.order_hash === hash)
+      .map((e) => (e.payload as { fill: { settlement_status: string } }).fill.settlement_status);
+    const settled = async (settlementId: string) => h.client.workflow.getHandle(await eventually(
+      async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started',
+    )).result();
+    const activitiesOf = async (settlementId: string) => (await h.client.workflow.getHandle(settlementId).fetchHistory()).events!
+      .flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name!] : []));
+
+    h.chain.slowConfirmations = true;
+    try {
+      const slow = await matchOne();
+      expect(await settled(slow.settlementId)).toMatchObject({ status: 'CONFIRMED' });
+      expect(fillStatuses(slow.taker.order_hash)).toEqual(['PENDING', 'MINED', 'CONFIRMED']);
+      expect(await activitiesOf(slow.settlementId)).toEqual(['sendSettlements', 'awaitReceipts', 'markFillsOf', 'awaitConfirmationsOf', 'markFillsOf', 'finishOrders']);
+      await saveHistory(h, slow.settlementId, 'settlement-batched-confirmations.json');
+    } finally {
+      h.chain.slowConfirmations = false;
+    }
+    const fast = await matchOne();
+    expect(await settled(fast.settlementId)).toMatchObject({ status: 'CONFIRMED' });
+    expect(fillStatuses(fast.taker.order_hash)).toEqual(['PENDING', 'MINED', 'CONFIRMED']);
+    expect(await activitiesOf(fast.settlementId)).toEqual(['sendSettlements', 'awaitReceipts', 'markFillsOf', 'finishOrders']);
+    expect(await h.collections.fills.findOne({ order_hash: fast.taker.order_hash })).toMatchObject({ settlement_status: 'CONFIRMED', tx_hash: expect.stringMatching(/^0x/) });
+    expect((await order(fast.taker.order_hash))?.status).toBe('FILLED');
+  });
+
   test('when settlement fails for good, then fills are FAILED, the taker MATCH_FAILED and the resting maker leaves the book', async () => {
     h.chain.failAlways = true;
     try {
