@@ -44,6 +44,13 @@ const ORDER_HASH = defineSearchAttributeKey('OrderHash', SearchAttributeType.KEY
 /** Patch id (workflow versioning): one settlement child per step instead of one per taker order. */
 export const SETTLEMENT_PER_STEP = 'settlement-per-step';
 
+/**
+ * Patch id (workflow versioning): a step does not wait for its settlement child to start; the next
+ * step runs at once, and every start is awaited before continue-as-new. Waiting cost every trading
+ * step a workflow task round trip through the server (~0.1-0.4 s under load).
+ */
+export const SETTLEMENT_START_ASYNC = 'settlement-start-async';
+
 /** Orders placed per step: bounds the step's activity payload (well under 2 MB). */
 export const MAX_PLACE_BATCH = 200;
 const DEFAULT_HISTORY_LIMIT = 4_000;
@@ -65,6 +72,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   let changes = input.changes ?? 0;
   let lastPrice = input.lastPrice ?? null;
   let engine: Engine | undefined;
+  /** Settlement starts not awaited yet (SETTLEMENT_START_ASYNC); all are awaited before continue-as-new. */
+  const starting: Promise<unknown>[] = [];
   let info: MarketInfo = { found: false, status: 'PAUSED', resolution_outcome: null, decimals: 18, fee_rate_bps: 0 };
 
   const answer = async <T extends CancelOutcome | StatusResult>(id: number): Promise<T> => {
@@ -184,10 +193,17 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       // The memo lists the batch's taker orders (a search attribute value is limited to 2 KB, ~25
       // hashes); OrderHash is the first taker, and each fill record names its batch (`settlement_batch`).
       const takers = groups.map((g) => g[0].taker.orderHash);
-      await settlementChild(settle[0].batchId, { tradeIds: trades.map((t) => t.tradeId), groups: settle }, {
+      const started = settlementChild(settle[0].batchId, { tradeIds: trades.map((t) => t.tradeId), groups: settle }, {
         memo: { market: key, takers, trades: trades.length },
         typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: takers[0] }],
       });
+      if (!patched(SETTLEMENT_START_ASYNC)) {
+        await started;
+        return;
+      }
+      // A failed start still fails the run, when the starts are awaited (as an awaited start did).
+      started.catch(() => undefined);
+      starting.push(started);
       return;
     }
     for (const group of groups) {
@@ -350,6 +366,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   // handler return. What is left (placements, removals) is carried into the next run, in order.
   for (;;) {
     while (awaitsAnswer()) await run(take());
+    await Promise.all(starting.splice(0)); // every settlement started before the run ends
     await condition(() => allHandlersFinished() || awaitsAnswer());
     if (!awaitsAnswer()) break;
   }

@@ -1,7 +1,7 @@
 import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
 import type { OrderRecord } from '../../src/contracts/order-record';
 import { markHandoffs } from '../../src/matching/handoff-markers';
-import { marketKeyOf, marketWorkflowId, type MarketRef } from '../../src/matching/market-ids';
+import { marketKeyOf, marketWorkflowId, settlementWorkflowId, type MarketRef } from '../../src/matching/market-ids';
 import { ORPHAN_MARKER_MS, startHandoffSweeper } from '../../src/temporal/handoff-sweeper';
 import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
@@ -152,6 +152,12 @@ describe('matching recovery', () => {
     all.push(...burst);
     await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === all.length, 30_000, 'burst accepted');
     await expectConsistent(market, all);
+    // Every step's settlement was started (starts are awaited before a run continues as new) and ran.
+    // Every step that traded started its settlement (starts are awaited before a run continues as new;
+    // receipts are held in this file, so they stay running).
+    const batches = await h.collections.fills.distinct('settlement_batch', { condition_id: market.condition_id });
+    expect(batches.length).toBeGreaterThan(1);
+    for (const batch of batches) await h.client.workflow.getHandle(settlementWorkflowId(String(batch))).describe();
     // More than one run happened (the first run continued as new).
     await eventually(async () => {
       const runs: string[] = [];
