@@ -64,6 +64,12 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
   async function submit(batchId: string, market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[] | string): Promise<SendOutcome> {
     if (typeof trades === 'string') return { ok: false, transient: false, message: trades };
     try {
+      // After a send whose outcome was never learned (an earlier attempt, or this activity's
+      // earlier try), the match may be on chain already: then it is this group's transaction.
+      if (attempt > 1 || Context.current().info.attempt > 1) {
+        const mined = await chain.findMatchOfTaker(market.chain_id, exchange, trades[0].taker.order.order_hash);
+        if (mined) return { ok: true, txHash: mined };
+      }
       const txHash = await chain.submitMatch({ batchId, attempt, chain_id: market.chain_id, exchange, trades });
       return { ok: true, txHash };
     } catch (error) {

@@ -14,6 +14,7 @@ import { prepareCondition, reportPayouts, type PreparedCondition } from './condi
 import { contractOrderHash, isValidContractSignature, makerNonce, orderStatus, type OnChainOrderStatus } from './exchange-reads';
 import { fundWallet, type FundWalletOptions } from './fund-wallet';
 import { readWalletBalances, type WalletBalances } from './read-wallet-balances';
+import { findMatchOfTaker } from './find-match-of-taker';
 import { submitMatch, type MatchSubmission } from './submit-match';
 import { waitForReceipt, type SettlementReceipt } from './wait-for-receipt';
 import { getReceiptState, type ReceiptState } from './get-receipt-state';
@@ -29,6 +30,8 @@ export interface ChainPort {
   contractOrderHash(order: SignedOrder): Promise<Hex>;
   isValidContractSignature(wallet: Address, digest: Hex, signature: Hex): Promise<boolean>;
   submitMatch(match: MatchSubmission): Promise<Hex>;
+  /** The mined `matchOrders` that took this order as taker, if any (find-match-of-taker.ts). */
+  findMatchOfTaker(takerOrderHash: Hex): Promise<Hex | null>;
   waitForReceipt(hash: Hex, confirmations?: number, timeoutMs?: number): Promise<SettlementReceipt>;
   getReceiptState(hash: Hex): Promise<ReceiptState>;
   cancelOrderCalldata(order: SignedOrder): { to: Address; data: Hex; chain_id: number };
@@ -53,6 +56,7 @@ export function createChainPort(config: ChainPortConfig): ChainPort {
     contractOrderHash: (order) => contractOrderHash(ctx, order),
     isValidContractSignature: (wallet, digest, signature) => isValidContractSignature(ctx, wallet, digest, signature),
     submitMatch: (match) => submitMatch(ctx, match),
+    findMatchOfTaker: (takerOrderHash) => findMatchOfTaker(ctx, takerOrderHash),
     waitForReceipt: (hash, confirmations, timeoutMs) => waitForReceipt(ctx, hash, confirmations, timeoutMs),
     getReceiptState: (hash) => getReceiptState(ctx, hash),
     cancelOrderCalldata: (order) => cancelOrderCalldata(config.addresses.exchange, config.chainId, order),

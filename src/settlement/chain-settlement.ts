@@ -29,6 +29,13 @@ export function createChainSettlement(portFor: (chainId: number) => ChainPort, r
         throw asSettlementError(error);
       }
     },
+    async findMatchOfTaker(chainId, _exchange, takerOrderHash) {
+      try {
+        return await portFor(chainId).findMatchOfTaker(takerOrderHash as Hex);
+      } catch (error) {
+        throw asSettlementError(error);
+      }
+    },
     async checkOrder(chainId, _exchange, order) {
       try {
         const port = portFor(chainId);

@@ -43,6 +43,11 @@ export interface SettlementChain {
   /** Sends `matchOrders` for the batch; returns the transaction hash. */
   submitMatch(batch: SettlementBatch): Promise<string>;
   getReceipt(chainId: number, txHash: string): Promise<ReceiptState>;
+  /**
+   * The mined `matchOrders` that took this order as taker, or null. An order is the taker of at
+   * most one match, so after a send whose outcome is unknown this tells whether it went through.
+   */
+  findMatchOfTaker(chainId: number, exchange: string, takerOrderHash: string): Promise<string | null>;
   /** Whether the order was cancelled on chain, or its nonce is below the maker's current nonce. */
   checkOrder(chainId: number, exchange: string, order: OrderRecord): Promise<{ cancelled: boolean; nonceBumped: boolean }>;
 }
@@ -62,5 +67,6 @@ export const UNCONFIGURED_CHAIN: SettlementChain = {
   requiredConfirmations: 1,
   submitMatch: () => Promise.reject(new SettlementChainError('settlement chain is not configured', true)),
   getReceipt: () => Promise.resolve({ status: 'pending' }),
+  findMatchOfTaker: () => Promise.resolve(null),
   checkOrder: () => Promise.resolve({ cancelled: false, nonceBumped: false }),
 };

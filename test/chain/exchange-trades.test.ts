@@ -103,3 +103,21 @@ describe('matchOrders: the four trade kinds', () => {
     expect(after).toEqual({ collateral: before.collateral + before.yes, yes: 0n, no: 0n });
   });
 });
+
+describe('finding the match of a taker', () => {
+  it('when an order was matched as taker, then its match transaction is found; a maker or an unmatched order finds none', async () => {
+    const [alice, bob] = fx.traders;
+    const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
+    const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' });
+    const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' });
+    const idle = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.1', size: '1' });
+    expect(await fx.port.findMatchOfTaker(taker.hash)).toBeNull();
+    const txHash = await fx.port.submitMatch({
+      taker: strip(taker), makers: [strip(maker)], takerFill: orderFillFor('BUY', E18, 55), makerFills: [orderFillFor('SELL', E18, 55)],
+    });
+    await fx.port.waitForReceipt(txHash, 0);
+    expect(await fx.port.findMatchOfTaker(taker.hash)).toBe(txHash);
+    expect(await fx.port.findMatchOfTaker(maker.hash)).toBeNull();
+    expect(await fx.port.findMatchOfTaker(idle.hash)).toBeNull();
+  });
+});

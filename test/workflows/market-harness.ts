@@ -100,6 +100,10 @@ export class FakeChain implements SettlementChain {
   readonly sent: { batchId: string; attempt: number; trades: number }[] = [];
   /** Sends that fail (transiently) before one succeeds, per batch. */
   failFirst = 0;
+  /** Sends the chain takes whose answer is then lost (the caller sees a transient error). */
+  loseAnswers = 0;
+  /** Taker order hash -> tx hash of the match that took it (a taker is matched once, as on chain). */
+  readonly matchedTakers = new Map<string, string>();
   failAlways = false;
   /** While true, receipts stay pending (fills stay PENDING). */
   hold = false;
@@ -108,10 +112,23 @@ export class FakeChain implements SettlementChain {
   private readonly receiptReads = new Map<string, number>();
   cancelledOnChain = new Set<string>();
 
-  submitMatch(batch: { batchId: string; attempt: number; trades: unknown[] }): Promise<string> {
+  submitMatch(batch: { batchId: string; attempt: number; trades: { taker: { order: { order_hash: string } } }[] }): Promise<string> {
     this.sent.push({ batchId: batch.batchId, attempt: batch.attempt, trades: batch.trades.length });
     if (this.failAlways || batch.attempt <= this.failFirst) return Promise.reject(new SettlementChainError('nonce too low', true));
-    return Promise.resolve(`0x${Buffer.from(batch.batchId).toString('hex').slice(0, 64).padEnd(64, '0')}`);
+    const taker = batch.trades[0].taker.order.order_hash;
+    // The exchange refuses to fill an order beyond its size: a second match of a taker reverts.
+    if (this.matchedTakers.has(taker)) return Promise.reject(new SettlementChainError('matchOrders reverted: Exchange: order filled or cancelled', false));
+    const txHash = `0x${Buffer.from(`${batch.batchId}:${batch.attempt}`).toString('hex').slice(0, 64).padEnd(64, '0')}`;
+    this.matchedTakers.set(taker, txHash);
+    if (this.loseAnswers > 0) {
+      this.loseAnswers -= 1;
+      return Promise.reject(new SettlementChainError('socket hang up', true));
+    }
+    return Promise.resolve(txHash);
+  }
+
+  findMatchOfTaker(_chainId: number, _exchange: string, takerOrderHash: string): Promise<string | null> {
+    return Promise.resolve(this.matchedTakers.get(takerOrderHash) ?? null);
   }
 
   getReceipt(_chainId: number, txHash: string): Promise<ReceiptState> {

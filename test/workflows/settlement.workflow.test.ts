@@ -82,6 +82,21 @@ describe('settlement and on-chain cancel workflows', () => {
     expect((await order(fast.taker.order_hash))?.status).toBe('FILLED');
   });
 
+  test('when the chain took a match but its answer was lost, then the retry finds the mined match and records it instead of sending again', async () => {
+    h.chain.loseAnswers = 1;
+    const { taker, settlementId } = await matchOne();
+    const result = await h.client.workflow.getHandle(await eventually(
+      async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started',
+    )).result();
+    expect(result).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
+    // One send reached the chain; the second attempt asked the chain instead of sending again
+    // (a second send would have reverted "order filled or cancelled" and failed the fills).
+    expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1]);
+    const txHash = h.chain.matchedTakers.get(taker.order_hash);
+    expect(await h.collections.fills.find({ order_hash: taker.order_hash }).toArray()).toEqual([expect.objectContaining({ settlement_status: 'CONFIRMED', tx_hash: txHash })]);
+    expect((await order(taker.order_hash))?.status).toBe('FILLED');
+  });
+
   test('when settlement fails for good, then fills are FAILED, the taker MATCH_FAILED and the resting maker leaves the book', async () => {
     h.chain.failAlways = true;
     try {
