@@ -12,6 +12,7 @@ import type { Logger } from '../src/logging/logger';
 import { formatCanonical } from '../src/money';
 import { onlyDuplicateKeys } from '../src/db/duplicate-keys';
 import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
+import { LoadedOrders } from '../src/matching/loaded-orders';
 import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
 import type {
   BatchWrite, EngineCounters, MarketInfo, MarketStatus, OrderLookup, PlaceableOrder, PlacementLoad, RestingPage, StatusWrite,
@@ -34,6 +35,7 @@ export function reserveOf(side: 'BUY' | 'SELL', priceTicks: number, units: bigin
 }
 
 export function createMarketActivities({ collections: c, publisher, logger }: MarketActivityDeps) {
+  const loaded = new LoadedOrders();
   async function loadMarketState(market: MarketRef): Promise<{ info: MarketInfo; counters: EngineCounters | null; lastPrice: number | null }> {
     const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
     const [doc, state, ticker] = await Promise.all([c.markets.findOne(filter), c.bookStates.findOne(filter), c.tickers.findOne(filter)]);
@@ -66,15 +68,21 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
   async function loadOrdersForPlacement(q: { market: MarketRef; hashes: string[] }): Promise<PlacementLoad> {
     const key = marketKeyOf(q.market);
     const hashes = [...new Set(q.hashes.map((h) => h.toLowerCase()))];
-    const rows = await c.orders.find({ _id: { $in: hashes } }).toArray();
+    const rows = await findByIds(c.orders, hashes);
     const byHash = new Map(rows.map((o) => [o.order_hash, o]));
     const orders: PlaceableOrder[] = [];
     const skipped: string[] = [];
+    const placeable: StoredOrder[] = [];
     for (const hash of hashes) {
       const o = byHash.get(hash);
-      if (o && o.market_key === key && o.handoff === 'PENDING' && o.status === 'OPEN') orders.push(toPlaceable(o));
-      else skipped.push(hash);
+      if (o && o.market_key === key && o.handoff === 'PENDING' && o.status === 'OPEN') {
+        orders.push(toPlaceable(o));
+        placeable.push(o);
+      } else {
+        skipped.push(hash);
+      }
     }
+    loaded.keep(key, placeable);
     return { orders, skipped };
   }
 
@@ -101,7 +109,12 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     // 1. Fills and public trades first: an order that reads MATCHED always has its fills.
     const touched = [...new Set([...batch.orders.map((o) => o.hash), ...batch.direct.map((d) => d.hash)])];
     // Whole documents: the events at the end present each order as this step leaves it, without reading it back.
-    const known = await timed('step.known', () => findByIds(c.orders, touched));
+    // Only the orders this step placed (or ended at once) can come from its load (LoadedOrders);
+    // the makers they met are read, as settlement may have written them since.
+    const placedHere = new Set([...batch.orders.filter((o) => o.placed).map((o) => o.hash), ...batch.direct.map((d) => d.hash)]);
+    const kept = loaded.take(marketKeyOf(market), touched.filter((h) => placedHere.has(h)));
+    kept.missing.push(...touched.filter((h) => !placedHere.has(h)));
+    const known = [...kept.found, ...(await timed('step.known', () => findByIds(c.orders, kept.missing)))];
     const meta = new Map(known.map((o) => [o.order_hash, o]));
     const fillIdsByOrder = new Map<string, string[]>();
     const fills: FillRecord[] = [];
