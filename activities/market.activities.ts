@@ -176,7 +176,17 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     }
     await timed('step.orders', () => bulk(c.orders, orderOps));
 
-    // 3. Book levels (final value per level in this step), the book seq and engine counters, the ticker.
+    // 3. The traders' events as soon as their orders and fills are written (the matched event is
+    //    what a trader waits for); sent while the market rows below are written.
+    const userEvents: RealtimeEvent[] = [];
+    for (const hash of touched) {
+      const o = after.get(hash) ?? meta.get(hash);
+      if (o) userEvents.push({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } });
+    }
+    for (const f of fills) userEvents.push({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(f) } });
+    const userPublished = publishSafely(userEvents, market);
+
+    // 4. Book levels (final value per level in this step), the book seq and engine counters, the ticker.
     const levels = new Map<string, { side: 'bid' | 'ask'; price: number; remaining: string; bookSeq: number }>();
     for (const delta of batch.book) {
       for (const ch of delta.changes) levels.set(`${ch.side}:${ch.price}`, { ...ch, bookSeq: delta.bookSeq });
@@ -201,24 +211,25 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
       }]);
     }
 
-    // 4. Publish. The rows above are the truth; a publish failure is logged, clients resync from REST.
+    // 5. The market's events, once its rows are written. The rows are the truth: a publish failure
+    //    is logged, clients resync from REST.
+    const marketEvents: RealtimeEvent[] = [];
+    for (const delta of batch.book) {
+      marketEvents.push({
+        channel: 'book', ...filter,
+        payload: { type: 'delta', seq: delta.bookSeq, changes: delta.changes.map((ch) => ({ side: ch.side, price: priceOfTicks(ch.price), remainingSize: shares(ch.remaining) })) },
+      });
+    }
+    for (const t of batch.trades) {
+      marketEvents.push({ channel: 'trades', ...filter, payload: presentTrade({ trade_id: t.tradeId, ...filter, yesPrice: t.yesPrice, sizeUnits: t.size, at: batch.at }, decimals) });
+    }
+    if (batch.ticker) marketEvents.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
+    await Promise.all([userPublished, publishSafely(marketEvents, market)]);
+  }
+
+  async function publishSafely(events: RealtimeEvent[], market: MarketRef): Promise<void> {
+    if (events.length === 0) return;
     try {
-      const events: RealtimeEvent[] = [];
-      for (const delta of batch.book) {
-        events.push({
-          channel: 'book', ...filter,
-          payload: { type: 'delta', seq: delta.bookSeq, changes: delta.changes.map((ch) => ({ side: ch.side, price: priceOfTicks(ch.price), remainingSize: shares(ch.remaining) })) },
-        });
-      }
-      for (const t of batch.trades) {
-        events.push({ channel: 'trades', ...filter, payload: presentTrade({ trade_id: t.tradeId, ...filter, yesPrice: t.yesPrice, sizeUnits: t.size, at: batch.at }, decimals) });
-      }
-      if (batch.ticker) events.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
-      for (const hash of touched) {
-        const o = after.get(hash) ?? meta.get(hash);
-        if (o) events.push({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } });
-      }
-      for (const f of fills) events.push({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(f) } });
       await timed('step.publish', () => publisher.publish(events));
     } catch (error) {
       logger.error({ err: error, market }, 'publishing a market step failed');
