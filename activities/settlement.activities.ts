@@ -61,22 +61,32 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     return out;
   }
 
+  /** A send that failed, as the workflow sees it (logged with the first line of the error only). */
+  function failure(error: unknown, batchId: string, attempt: number): SendOutcome {
+    const transient = error instanceof SettlementChainError ? error.transient : true;
+    // The first line: a node's full error repeats the calldata (kilobytes per group in a batch's result).
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 500);
+    logger.warn({ err: message, batchId, attempt }, 'settlement send failed');
+    return { ok: false, transient, message };
+  }
+
+  /**
+   * After a send whose outcome was never learned (an earlier attempt, or this activity's earlier
+   * try), the match may be on chain already: then it is the group's transaction.
+   */
+  async function alreadyMined(market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[]): Promise<string | null> {
+    if (attempt === 1 && Context.current().info.attempt === 1) return null;
+    return chain.findMatchOfTaker(market.chain_id, exchange, trades[0].taker.order.order_hash);
+  }
+
   async function submit(batchId: string, market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[] | string): Promise<SendOutcome> {
     if (typeof trades === 'string') return { ok: false, transient: false, message: trades };
     try {
-      // After a send whose outcome was never learned (an earlier attempt, or this activity's
-      // earlier try), the match may be on chain already: then it is this group's transaction.
-      if (attempt > 1 || Context.current().info.attempt > 1) {
-        const mined = await chain.findMatchOfTaker(market.chain_id, exchange, trades[0].taker.order.order_hash);
-        if (mined) return { ok: true, txHash: mined };
-      }
-      const txHash = await chain.submitMatch({ batchId, attempt, chain_id: market.chain_id, exchange, trades });
-      return { ok: true, txHash };
+      const mined = await alreadyMined(market, exchange, attempt, trades);
+      if (mined) return { ok: true, txHash: mined };
+      return { ok: true, txHash: await chain.submitMatch({ batchId, attempt, chain_id: market.chain_id, exchange, trades }) };
     } catch (error) {
-      const transient = error instanceof SettlementChainError ? error.transient : true;
-      logger.warn({ err: error instanceof Error ? error.message.split('\n')[0] : String(error), batchId, attempt }, 'settlement send failed');
-      // The first line: a node's full error repeats the calldata (kilobytes per group in a batch's result).
-      return { ok: false, transient, message: (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 500) };
+      return failure(error, batchId, attempt);
     }
   }
 
@@ -92,12 +102,36 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
 
   /**
    * Sends the `matchOrders` of many groups (one step's takers): their data read at once, the
-   * transactions handed to the chain port together (the operator sender keeps them in nonce order).
+   * transactions handed to the chain port together (`submitMatches`: estimated side by side,
+   * signed in one block of nonces, broadcast as one JSON-RPC batch).
    */
   async function sendSettlements(q: { market: MarketRef; groups: SettlementGroup[]; attempt: number }): Promise<Record<string, SendOutcome>> {
     const [trades, exchange] = await Promise.all([tradesOf(q.groups), exchangeOf(q.market)]);
-    const outcomes = await Promise.all(q.groups.map((g) => submit(g.batchId, q.market, exchange, q.attempt, trades.get(g.batchId)!)));
-    return Object.fromEntries(q.groups.map((g, i) => [g.batchId, outcomes[i]]));
+    const outcomes: Record<string, SendOutcome> = {};
+    const checked = await Promise.all(q.groups.map(async (group) => {
+      const t = trades.get(group.batchId)!;
+      if (typeof t === 'string') {
+        outcomes[group.batchId] = { ok: false, transient: false, message: t };
+        return null;
+      }
+      try {
+        const mined = await alreadyMined(q.market, exchange, q.attempt, t);
+        if (!mined) return { group, trades: t };
+        outcomes[group.batchId] = { ok: true, txHash: mined };
+      } catch (error) {
+        outcomes[group.batchId] = failure(error, group.batchId, q.attempt);
+      }
+      return null;
+    }));
+    const toSend = checked.filter((c): c is { group: SettlementGroup; trades: SettlementTrade[] } => c !== null);
+    if (toSend.length > 0) {
+      const sent = await chain.submitMatches(toSend.map(({ group, trades: t }) => ({ batchId: group.batchId, attempt: q.attempt, chain_id: q.market.chain_id, exchange, trades: t })));
+      sent.forEach((result, k) => {
+        const { batchId } = toSend[k].group;
+        outcomes[batchId] = typeof result === 'string' ? { ok: true, txHash: result } : failure(result, batchId, q.attempt);
+      });
+    }
+    return outcomes;
   }
 
   /** Polls until the transaction is mined (heartbeating); success false when it reverted. */

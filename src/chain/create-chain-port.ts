@@ -16,6 +16,7 @@ import { fundWallet, type FundWalletOptions } from './fund-wallet';
 import { readWalletBalances, type WalletBalances } from './read-wallet-balances';
 import { findMatchOfTaker } from './find-match-of-taker';
 import { submitMatch, type MatchSubmission } from './submit-match';
+import { submitMatches } from './submit-matches';
 import { waitForReceipt, type SettlementReceipt } from './wait-for-receipt';
 import { getReceiptState, type ReceiptState } from './get-receipt-state';
 
@@ -30,6 +31,8 @@ export interface ChainPort {
   contractOrderHash(order: SignedOrder): Promise<Hex>;
   isValidContractSignature(wallet: Address, digest: Hex, signature: Hex): Promise<boolean>;
   submitMatch(match: MatchSubmission): Promise<Hex>;
+  /** Many matches at once (submit-matches.ts): per match its tx hash or why it was not sent. */
+  submitMatches(matches: MatchSubmission[]): Promise<(Hex | Error)[]>;
   /** The mined `matchOrders` that took this order as taker, if any (find-match-of-taker.ts). */
   findMatchOfTaker(takerOrderHash: Hex): Promise<Hex | null>;
   waitForReceipt(hash: Hex, confirmations?: number, timeoutMs?: number): Promise<SettlementReceipt>;
@@ -56,6 +59,7 @@ export function createChainPort(config: ChainPortConfig): ChainPort {
     contractOrderHash: (order) => contractOrderHash(ctx, order),
     isValidContractSignature: (wallet, digest, signature) => isValidContractSignature(ctx, wallet, digest, signature),
     submitMatch: (match) => submitMatch(ctx, match),
+    submitMatches: (matches) => submitMatches(ctx, matches),
     findMatchOfTaker: (takerOrderHash) => findMatchOfTaker(ctx, takerOrderHash),
     waitForReceipt: (hash, confirmations, timeoutMs) => waitForReceipt(ctx, hash, confirmations, timeoutMs),
     getReceiptState: (hash) => getReceiptState(ctx, hash),

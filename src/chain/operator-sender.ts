@@ -34,6 +34,21 @@ export class OperatorSender {
     return run;
   }
 
+  /**
+   * Runs `send(firstNonce)` for `count` transactions that take the nonces firstNonce.. in order
+   * (e.g. broadcast together in one JSON-RPC batch). `send` resolves whether every one of them
+   * was taken; if not, or if it throws, the next send asks the node again.
+   */
+  sendMany(count: number, send: (firstNonce: number) => Promise<boolean>): Promise<void> {
+    const run = this.tail.then(async () => {
+      const first = this.next ?? (await this.client.getTransactionCount({ address: this.address, blockTag: 'pending' }));
+      this.next = undefined;
+      if (await send(first)) this.next = first + count;
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
   private async sendNow<T>(send: (nonce: number) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const nonce = this.next ?? (await this.client.getTransactionCount({ address: this.address, blockTag: 'pending' }));
@@ -51,7 +66,8 @@ export class OperatorSender {
   }
 }
 
+/** A node refused the transaction for its nonce (viem maps it to a class only on some paths; a raw send keeps the node's words). */
 export function isNonceRefusal(error: unknown): boolean {
-  if (error instanceof BaseError) return error.walk((e) => e instanceof NonceTooLowError || e instanceof NonceTooHighError) !== null;
-  return false;
+  if (!(error instanceof BaseError)) return false;
+  return error.walk((e) => e instanceof NonceTooLowError || e instanceof NonceTooHighError || (e instanceof BaseError && /nonce too (low|high)/i.test(e.details ?? ''))) !== null;
 }

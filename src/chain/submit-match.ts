@@ -27,10 +27,16 @@ export interface MatchSubmission {
   makerFills: OrderFill[];
 }
 
-export function submitMatch(ctx: ChainContext, match: MatchSubmission): Promise<Hex> {
+/** The submission as given, once it has a taker fill and one maker fill per maker order. */
+export function checkedMatch(match: MatchSubmission): MatchSubmission {
   if (match.makers.length === 0 || match.makers.length !== match.makerFills?.length || !match.takerFill) {
     throw new RangeError('submitMatch needs a takerFill and one makerFill per maker order');
   }
+  return match;
+}
+
+export function submitMatch(ctx: ChainContext, match: MatchSubmission): Promise<Hex> {
+  checkedMatch(match);
   return chainCall('matchOrders', () =>
     ctx.operatorSender.send((nonce) =>
       ctx.walletClient.writeContract({

@@ -20,6 +20,30 @@ export function createChainSettlement(portFor: (chainId: number) => ChainPort, r
         throw asSettlementError(error);
       }
     },
+    async submitMatches(batches) {
+      const outcomes: (string | SettlementChainError)[] = new Array(batches.length);
+      const byChain = new Map<number, { index: number; submission: MatchSubmission }[]>();
+      batches.forEach((batch, index) => {
+        try {
+          const list = byChain.get(batch.chain_id) ?? [];
+          list.push({ index, submission: matchSubmissionOf(batch) });
+          byChain.set(batch.chain_id, list);
+        } catch (error) {
+          outcomes[index] = asSettlementError(error);
+        }
+      });
+      for (const [chainId, list] of byChain) {
+        try {
+          const sent = await portFor(chainId).submitMatches(list.map((l) => l.submission));
+          sent.forEach((result, k) => {
+            outcomes[list[k].index] = result instanceof Error ? asSettlementError(result) : result;
+          });
+        } catch (error) {
+          for (const l of list) outcomes[l.index] = asSettlementError(error);
+        }
+      }
+      return outcomes;
+    },
     async getReceipt(chainId, txHash): Promise<ReceiptState> {
       try {
         const state = await portFor(chainId).getReceiptState(txHash as Hex);

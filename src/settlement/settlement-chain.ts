@@ -42,6 +42,8 @@ export interface SettlementChain {
   readonly requiredConfirmations: number;
   /** Sends `matchOrders` for the batch; returns the transaction hash. */
   submitMatch(batch: SettlementBatch): Promise<string>;
+  /** `submitMatch` for many batches at once (one step's takers): per batch, in order, its tx hash or the error. */
+  submitMatches(batches: SettlementBatch[]): Promise<(string | SettlementChainError)[]>;
   getReceipt(chainId: number, txHash: string): Promise<ReceiptState>;
   /**
    * The mined `matchOrders` that took this order as taker, or null. An order is the taker of at
@@ -66,6 +68,7 @@ export class SettlementChainError extends Error {
 export const UNCONFIGURED_CHAIN: SettlementChain = {
   requiredConfirmations: 1,
   submitMatch: () => Promise.reject(new SettlementChainError('settlement chain is not configured', true)),
+  submitMatches: (batches) => Promise.resolve(batches.map(() => new SettlementChainError('settlement chain is not configured', true))),
   getReceipt: () => Promise.resolve({ status: 'pending' }),
   findMatchOfTaker: () => Promise.resolve(null),
   checkOrder: () => Promise.resolve({ cancelled: false, nonceBumped: false }),

@@ -1,6 +1,6 @@
 /** What a hostile trader (or a buggy operator) would try; every one must revert with its reason. */
 import { encodeFunctionData } from 'viem';
-import { ChainRevertError, orderFillFor } from '../../src/chain';
+import { ChainRevertError, createChainPort, orderFillFor } from '../../src/chain';
 import { collateralAbi, conditionalTokensAbi, contractWalletAbi, contractWalletBytecode, exchangeAbi } from '../../src/chain/generated';
 import { orderDigest, signDigest } from '../../src/signing';
 import { E18, startFixture, type Fixture } from './chain-fixture';
@@ -277,5 +277,49 @@ describe('the operator sender', () => {
     const hashes = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
     const receipts = await Promise.all(hashes.map((h) => fx.port.waitForReceipt(h, 0)));
     expect(receipts.map((r) => r.status)).toEqual(Array(10).fill('success'));
+  });
+});
+
+describe('many matches sent at once', () => {
+  it('when twelve matches go out as one batch, two of them refused at estimation, and a single send runs beside them, then the ten and the single are all mined', async () => {
+    const [alice, bob] = fx.traders;
+    const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
+    const one = [orderFillFor('BUY', E18, 55), [orderFillFor('SELL', E18, 55)]] as const;
+    const two = [orderFillFor('BUY', 2n * E18, 55), [orderFillFor('SELL', 2n * E18, 55)]] as const;
+    const match = (fills: typeof one | typeof two) => {
+      const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' });
+      const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' });
+      return { taker: strip(taker), makers: [strip(maker)], takerFill: fills[0], makerFills: [...fills[1]] };
+    };
+    const [outcomes, single] = await Promise.all([
+      fx.port.submitMatches(Array.from({ length: 12 }, (_, i) => match(i % 5 === 2 ? two : one))),
+      fx.port.submitMatch(match(one)),
+    ]);
+    expect(outcomes.flatMap((o, i) => (o instanceof Error ? [i] : []))).toEqual([2, 7]);
+    expect((outcomes[2] as ChainRevertError).reason).toBe('Exchange: fill exceeds remaining');
+    const hashes = [single, ...outcomes.filter((o): o is `0x${string}` => typeof o === 'string')];
+    const receipts = await Promise.all(hashes.map((h) => fx.port.waitForReceipt(h, 0)));
+    expect(receipts.map((r) => r.status)).toEqual(Array(11).fill('success'));
+  });
+
+  it('when another process sent from the operator account since this one last did, then the batch is signed again with fresh nonces and goes through', async () => {
+    const [alice, bob] = fx.traders;
+    const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
+    const one = [orderFillFor('BUY', E18, 55), [orderFillFor('SELL', E18, 55)]] as const;
+    const match = () => ({
+      taker: strip(fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' })),
+      makers: [strip(fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' }))], takerFill: one[0], makerFills: [...one[1]],
+    });
+    // This port's sender now caches its next nonce...
+    await fx.port.waitForReceipt(await fx.port.submitMatch(match()), 0);
+    // ...which another process (its own sender, same key) uses up.
+    const other = createChainPort({
+      rpcUrl: fx.local.rpcUrl, chainId: fx.local.chainId, operatorKey: fx.local.operatorKey, addresses: fx.local.addresses, confirmations: 0,
+    });
+    await other.waitForReceipt(await other.submitMatch(match()), 0);
+    const outcomes = await fx.port.submitMatches([match(), match(), match()]);
+    expect(outcomes.every((o) => typeof o === 'string')).toBe(true);
+    const receipts = await Promise.all(outcomes.map((h) => fx.port.waitForReceipt(h as `0x${string}`, 0)));
+    expect(receipts.map((r) => r.status)).toEqual(['success', 'success', 'success']);
   });
 });

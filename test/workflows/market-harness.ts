@@ -127,6 +127,12 @@ export class FakeChain implements SettlementChain {
     return Promise.resolve(txHash);
   }
 
+  async submitMatches(batches: Parameters<FakeChain['submitMatch']>[0][]): Promise<(string | SettlementChainError)[]> {
+    const out: (string | SettlementChainError)[] = [];
+    for (const batch of batches) out.push(await this.submitMatch(batch).catch((error: SettlementChainError) => error));
+    return out;
+  }
+
   findMatchOfTaker(_chainId: number, _exchange: string, takerOrderHash: string): Promise<string | null> {
     return Promise.resolve(this.matchedTakers.get(takerOrderHash) ?? null);
   }

@@ -1,0 +1,68 @@
+/**
+ * Sends many `matchOrders` transactions at once (one settlement step's takers): every match's gas
+ * is estimated side by side (a match the contract would refuse fails here with its reason and is
+ * never sent), the fees are read once, and the operator sender hands out one block of nonces, in
+ * which the transactions are signed and broadcast together. The http transport batches requests
+ * made together into one JSON-RPC batch, which a node takes in order; so N matches cost two round
+ * trips instead of 2N, each of which waited its turn behind the others.
+ */
+import { encodeFunctionData, type Hex } from 'viem';
+import { chainCall } from './chain-errors';
+import type { ChainContext } from './chain-context';
+import { exchangeAbi } from './generated';
+import { isNonceRefusal } from './operator-sender';
+import { checkedMatch, type MatchSubmission } from './submit-match';
+
+/** Rounds of signing again what a node refused for its nonce (another process sent meanwhile). */
+const NONCE_ROUNDS = 3;
+
+/** Headroom over the estimate: storage the match touches may cost more once earlier matches landed. */
+const GAS_HEADROOM_PERCENT = 20n;
+
+/** Per match, in order: its transaction hash, or why it was not sent (as `chainCall` maps errors). */
+export async function submitMatches(ctx: ChainContext, matches: MatchSubmission[]): Promise<(Hex | Error)[]> {
+  const exchange = ctx.config.addresses.exchange;
+  const calldata = matches.map((m) => {
+    try {
+      const match = checkedMatch(m);
+      return encodeFunctionData({ abi: exchangeAbi, functionName: 'matchOrders', args: [match.taker, match.makers, match.takerFill, match.makerFills] });
+    } catch (error) {
+      return asError(error);
+    }
+  });
+  const [fees, ...estimates] = await Promise.allSettled([
+    chainCall('estimateFeesPerGas', () => ctx.publicClient.estimateFeesPerGas()),
+    ...calldata.map((data) => (data instanceof Error ? Promise.reject(data) : chainCall('matchOrders', () => ctx.publicClient.estimateGas({ account: ctx.operator, to: exchange, data })))),
+  ]);
+  const outcomes: (Hex | Error)[] = estimates.map((e) => (e.status === 'rejected' ? asError(e.reason) : new Error('not sent')));
+  const ready = estimates.flatMap((e, i) => (e.status === 'fulfilled' ? [{ i, gas: e.value }] : []));
+  if (ready.length === 0) return outcomes;
+  if (fees.status === 'rejected') return outcomes.map((o) => (o instanceof Error && o.message === 'not sent' ? asError(fees.reason) : o));
+  const { maxFeePerGas, maxPriorityFeePerGas } = fees.value;
+  let pending = ready;
+  for (let round = 1; pending.length > 0; round++) {
+    const refused: typeof ready = [];
+    const batch = pending;
+    await ctx.operatorSender.sendMany(batch.length, async (firstNonce) => {
+      const signed = await Promise.all(batch.map(({ i, gas }, k) => ctx.operator.signTransaction!({
+        type: 'eip1559', chainId: ctx.chain.id, to: exchange, data: calldata[i] as Hex, value: 0n, nonce: firstNonce + k,
+        gas: gas + (gas * GAS_HEADROOM_PERCENT) / 100n, maxFeePerGas, maxPriorityFeePerGas,
+      })));
+      // Issued in the same tick: one JSON-RPC batch, taken by the node in nonce order.
+      const sent = await Promise.allSettled(signed.map((serializedTransaction) => chainCall('matchOrders', () => ctx.publicClient.sendRawTransaction({ serializedTransaction }))));
+      sent.forEach((s, k) => {
+        outcomes[batch[k].i] = s.status === 'fulfilled' ? s.value : asError(s.reason);
+        // Another process sent from the account meanwhile: refused unsent, so safe to sign again.
+        if (s.status === 'rejected' && isNonceRefusal(s.reason)) refused.push(batch[k]);
+      });
+      // The block of nonces counts as used only when every transaction was taken.
+      return sent.every((s) => s.status === 'fulfilled');
+    });
+    pending = round < NONCE_ROUNDS ? refused : [];
+  }
+  return outcomes;
+}
+
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
