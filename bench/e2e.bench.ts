@@ -232,6 +232,7 @@ async function main(): Promise<void> {
       if (o.observeMode === 'rest') notes.push('latencies are quantized by the 0.5 s REST polling (plus the time a poll takes): upper bounds, not event times');
     };
     for (let round = 1; round <= ROUNDS; round += 1) {
+      if (round > 1 && process.env.E2E_PAUSE_S) await new Promise((r) => setTimeout(r, Number(process.env.E2E_PAUSE_S) * 1000));
       if (round > 1 && performance.now() - t0 > BUDGET_MS) {
         notes.push(`stopped after ${round - 1} round(s): time budget E2E_BUDGET_S spent`);
         break;

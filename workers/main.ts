@@ -3,6 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { createActivities } from '../activities';
 import { loadConfig, ConfigError } from '../src/config';
 import { createLogger } from '../src/logging/logger';
+import { settlementTaskQueue } from '../src/matching/market-ids';
 import { startStageTimings } from '../src/logging/stage-timings';
 import { ensureMatchingIndexes, matchingCollections } from '../src/matching/collections';
 import { chainPortFromConfig } from '../src/runtime/chain-from-config';
@@ -33,22 +34,31 @@ async function main(): Promise<void> {
   const chainPort = chainPortFromConfig(config);
   const chain = createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS);
   const publisher = createRealtimePublisher({ db, logger });
+  const activities = createActivities({ db, logger, chain, publisher });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ db, logger, chain, publisher }),
+    activities,
     // Most running activities are settlement waits (receipt and confirmation polls, asleep between
     // polls); at the SDK's default of 100 slots they queued the market steps' own activities behind
     // them (seen in bench:e2e as seconds between a POST and its match under settlement backlog).
     maxConcurrentActivityTaskExecutions: 1_000,
   });
+  // Settlement's activities, on their own queue, a bounded number at a time (docs/matching.md).
+  const settlementWorker = await Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: settlementTaskQueue(config.TEMPORAL_TASK_QUEUE),
+    activities,
+    maxConcurrentActivityTaskExecutions: config.SETTLEMENT_ACTIVITY_SLOTS,
+  });
   const sweeper = startHandoffSweeper({ collections, matcher: createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE), logger });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   try {
-    await worker.run();
+    await Promise.all([worker.run(), settlementWorker.run()]);
   } finally {
     await sweeper.stop();
     stopTimings();

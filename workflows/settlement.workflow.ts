@@ -5,16 +5,36 @@
  * MAX_ATTEMPTS). Orders go MATCHED -> FILLED once every fill of theirs is CONFIRMED, or
  * MATCH_FAILED when one failed for good.
  */
-import { getExternalWorkflowHandle, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, patched, proxyActivities, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement.activities';
-import { marketWorkflowId } from '../src/matching/market-ids';
+import { marketWorkflowId, settlementTaskQueue } from '../src/matching/market-ids';
 import type { SettlementGroup, SettlementInput } from '../src/matching/payloads';
 import { CHAIN_CALL, CHAIN_WAIT, DB_STEP } from './activity-presets';
 import { removeOrdersSignal } from './definitions';
 
-const db = proxyActivities<SettlementActivities>(DB_STEP);
-const chain = proxyActivities<SettlementActivities>(CHAIN_CALL);
-const waits = proxyActivities<SettlementActivities>(CHAIN_WAIT);
+/**
+ * Patch id (workflow versioning): settlement's activities go to their own task queue
+ * (`{queue}-settlement`), whose worker runs a bounded number at a time. On the shared queue a
+ * backlog of settlements (every burst of matches leaves one) took the store from the market steps:
+ * in the e2e bench one market matched ~155 orders/s in a first round and ~65 in the next ones,
+ * and ~155 in each when the rounds were 20 s apart.
+ */
+export const SETTLEMENT_TASK_QUEUE = 'settlement-task-queue';
+
+interface Stages {
+  db: SettlementActivities;
+  chain: SettlementActivities;
+  waits: SettlementActivities;
+}
+
+function stages(): Stages {
+  const queue: Pick<ActivityOptions, 'taskQueue'> = patched(SETTLEMENT_TASK_QUEUE) ? { taskQueue: settlementTaskQueue(workflowInfo().taskQueue) } : {};
+  return {
+    db: proxyActivities<SettlementActivities>({ ...DB_STEP, ...queue }),
+    chain: proxyActivities<SettlementActivities>({ ...CHAIN_CALL, ...queue }),
+    waits: proxyActivities<SettlementActivities>({ ...CHAIN_WAIT, ...queue }),
+  };
+}
 
 export const MAX_SETTLEMENT_ATTEMPTS = 5;
 
@@ -35,9 +55,10 @@ export interface SettlementResult {
 type Input = SettlementInput & { retryDelayMs?: number };
 
 export async function settlementWorkflow(input: Input): Promise<SettlementResult> {
-  if (!input.groups) return settleGroup(input, { batchId: input.batchId, tradeIds: input.tradeIds });
+  const use = stages();
+  if (!input.groups) return settleGroup(use, input, { batchId: input.batchId, tradeIds: input.tradeIds });
   const groups = input.groups;
-  const results = patched(BATCHED_SETTLEMENT) ? await settleTogether(input, groups) : await Promise.all(groups.map((group) => settleGroup(input, group)));
+  const results = patched(BATCHED_SETTLEMENT) ? await settleTogether(use, input, groups) : await Promise.all(groups.map((group) => settleGroup(use, input, group)));
   const failed = results.find((r) => r.status === 'FAILED');
   return {
     status: failed ? 'FAILED' : 'CONFIRMED',
@@ -51,7 +72,7 @@ export async function settlementWorkflow(input: Input): Promise<SettlementResult
  * chain) is retried with the other failures of its round after the backoff, up to
  * MAX_SETTLEMENT_ATTEMPTS sends, as `settleGroup` does for one.
  */
-async function settleTogether(input: Input, groups: SettlementGroup[]): Promise<SettlementResult[]> {
+async function settleTogether({ db, chain, waits }: Stages, input: Input, groups: SettlementGroup[]): Promise<SettlementResult[]> {
   const chainId = input.market.chain_id;
   const results = new Map<string, SettlementResult>();
   let pending = groups;
@@ -113,7 +134,7 @@ async function settleTogether(input: Input, groups: SettlementGroup[]): Promise<
 }
 
 /** One `matchOrders` call (one taker order and its makers), retried as one. */
-async function settleGroup(input: Input, { batchId, tradeIds }: SettlementGroup): Promise<SettlementResult> {
+async function settleGroup({ db, chain, waits }: Stages, input: Input, { batchId, tradeIds }: SettlementGroup): Promise<SettlementResult> {
   let txHash = '';
   let attempt = 1;
   for (;; attempt++) {

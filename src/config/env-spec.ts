@@ -74,7 +74,12 @@ export const ENV_SPEC = {
   LOG_LEVEL: { parse: logLevel, default: 'info', description: 'pino log level' },
   TEMPORAL_ADDRESS: { parse: hostPort, description: 'External Temporal frontend host:port; unset starts the embedded dev server' },
   TEMPORAL_NAMESPACE: { parse: text, default: 'default', description: 'Temporal namespace' },
-  TEMPORAL_TASK_QUEUE: { parse: text, default: 'predex', description: 'Task queue of the worker' },
+  TEMPORAL_TASK_QUEUE: { parse: text, default: 'predex', description: 'Task queue of the worker (settlement activities use `{queue}-settlement`)' },
+  SETTLEMENT_ACTIVITY_SLOTS: {
+    parse: positiveInt,
+    default: 4,
+    description: 'Settlement activities one worker runs at a time (its own task queue): bounds how much of the store a settlement backlog takes from matching',
+  },
   TEMPORAL_PORT: { parse: port, default: 7233, description: 'Embedded Temporal frontend port' },
   TEMPORAL_UI_PORT: { parse: port, default: 8233, description: 'Embedded Temporal Web UI port' },
   MONGODB_URI: { parse: url, description: 'External MongoDB URI; unset starts the embedded FerretDB' },

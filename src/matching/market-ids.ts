@@ -42,3 +42,12 @@ export function fillIdOf(tradeId: string, role: 'maker' | 'taker'): string {
 export function fillIdsOf(tradeIds: readonly string[]): string[] {
   return tradeIds.flatMap((t) => [fillIdOf(t, 'maker'), fillIdOf(t, 'taker')]);
 }
+
+/**
+ * The task queue of settlement's activities, beside the worker's main queue: its own worker takes
+ * a bounded number at a time (SETTLEMENT_ACTIVITY_SLOTS), so a settlement backlog cannot crowd
+ * the market steps out of the store.
+ */
+export function settlementTaskQueue(taskQueue: string): string {
+  return `${taskQueue}-settlement`;
+}

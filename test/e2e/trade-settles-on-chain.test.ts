@@ -23,6 +23,7 @@ import { buildOrder, signOrder } from '../../src/signing';
 import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';
 import { useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
+import { startSettlementWorker } from '../helpers/settlement-worker';
 
 const E18 = 10n ** 18n;
 const SECRET = 'e2e-jwt-secret-0123456789abcdef-0123456789';
@@ -57,6 +58,7 @@ describe('a trade from HTTP to the chain', () => {
   let api: RunningApi;
   let worker: Worker;
   let workerRun: Promise<void>;
+  let settlement: Awaited<ReturnType<typeof startSettlementWorker>> | undefined;
 
   beforeAll(async () => {
     chain = await startLocalChain({ port: await freePort(), chainId: 56, blockIntervalMs: 200 });
@@ -75,18 +77,21 @@ describe('a trade from HTTP to the chain', () => {
     });
     const db = database.db();
     const chainPort = chainPortFromConfig(config);
+    const native = await NativeConnection.connect({ address: testTemporalAddress() });
+    const activities = createActivities({
+      db,
+      logger,
+      chain: createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS),
+      publisher: createRealtimePublisher({ db, logger }),
+      chainPollMs: 200,
+    });
     worker = await Worker.create({
-      connection: await NativeConnection.connect({ address: testTemporalAddress() }),
+      connection: native,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       workflowsPath: require.resolve('../../workflows'),
-      activities: createActivities({
-        db,
-        logger,
-        chain: createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS),
-        publisher: createRealtimePublisher({ db, logger }),
-        chainPollMs: 200,
-      }),
+      activities,
     });
+    settlement = await startSettlementWorker(native, config.TEMPORAL_TASK_QUEUE, activities);
     workerRun = worker.run();
     temporal = await connectTemporal(testTemporalAddress(), 'default');
     composition = await composeApi(config, { db, temporal, chain: chainPort, logger });
@@ -97,7 +102,9 @@ describe('a trade from HTTP to the chain', () => {
     await api?.close();
     await composition?.close();
     worker?.shutdown();
+    settlement?.worker.shutdown();
     await workerRun;
+    await settlement?.done;
     await temporal?.close();
     await chain?.stop();
   });

@@ -8,6 +8,7 @@ import { ensureMatchingIndexes, matchingCollections } from '../../src/matching/c
 import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
+import { startSettlementWorker } from '../helpers/settlement-worker';
 import { FakeChain, insertMarket, newMarket, persist, wallet as newWallet, D } from '../workflows/market-harness';
 import { client, ClientBook, connected, eventually, GatewayServer, issueWsToken, logger, request, startGatewayServer, wsTokenDeps } from './gateway-harness';
 
@@ -23,6 +24,7 @@ describe('realtime gateway with the real matcher', () => {
   let server: GatewayServer;
   let worker: Worker;
   let running: Promise<void>;
+  let settlement: Awaited<ReturnType<typeof startSettlementWorker>> | undefined;
   let native: NativeConnection;
   let connection: Connection;
   let temporal: Client;
@@ -34,11 +36,13 @@ describe('realtime gateway with the real matcher', () => {
     native = await NativeConnection.connect({ address: testTemporalAddress() });
     const chain = new FakeChain();
     chain.hold = true;
+    const activities = createActivities({ db: db(), logger, publisher: createRealtimePublisher({ db: db(), logger }), chain, chainPollMs: 50 });
     worker = await Worker.create({
       connection: native, taskQueue, shutdownGraceTime: '500ms',
       workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quiet }),
-      activities: createActivities({ db: db(), logger, publisher: createRealtimePublisher({ db: db(), logger }), chain, chainPollMs: 50 }),
+      activities,
     });
+    settlement = await startSettlementWorker(native, taskQueue, activities);
     running = worker.run();
     connection = await Connection.connect({ address: testTemporalAddress() });
     temporal = new Client({ connection });
@@ -46,7 +50,9 @@ describe('realtime gateway with the real matcher', () => {
   afterAll(async () => {
     for (const s of sockets) s.disconnect();
     if (worker?.getState() === 'RUNNING') worker.shutdown();
+    if (settlement?.worker.getState() === 'RUNNING') settlement.worker.shutdown();
     await running?.catch(() => undefined);
+    await settlement?.done.catch(() => undefined);
     await native?.close();
     await connection?.close();
     await server?.close();

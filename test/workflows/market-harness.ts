@@ -20,6 +20,7 @@ import { createLogger } from '../../src/logging/logger';
 import { formatCanonical } from '../../src/money';
 import { SettlementChainError, type ReceiptState, type SettlementChain } from '../../src/settlement/settlement-chain';
 import { testTemporalAddress } from '../helpers/test-temporal';
+import { startSettlementWorker } from '../helpers/settlement-worker';
 
 export const D = 18;
 export const SHARE = 10n ** 18n;
@@ -170,7 +171,7 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
   const publisher = new RecordingPublisher();
   const chain = new FakeChain();
   const natives: NativeConnection[] = [];
-  const running: { worker: Worker; done: Promise<void> }[] = [];
+  const running: { worker: Worker; done: Promise<void>; settlement?: boolean }[] = [];
   let bundle: WorkflowBundleWithSourceMap | undefined;
   const harness: Harness = {
     client, collections, publisher, chain,
@@ -179,12 +180,18 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
       natives.push(native);
       // One bundle per file: webpack once per jest process.
       bundle ??= await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundler });
+      const activities = createActivities({ db, logger, publisher, chain, chainPollMs: 50 });
       const worker = await Worker.create({
         connection: native, taskQueue, workflowBundle: bundle,
         // A test "kill": in-flight activities are cancelled at once and the worker stops within seconds.
         shutdownGraceTime: '500ms', stickyQueueScheduleToStartTimeout: '1s',
-        activities: createActivities({ db, logger, publisher, chain, chainPollMs: 50 }),
+        activities,
       });
+      // Settlement's own queue: one worker for the harness's life (a "kill" stops the main worker).
+      if (!running.some((r) => r.settlement)) {
+        const settlementWorker = await startSettlementWorker(native, taskQueue, activities);
+        running.push({ ...settlementWorker, settlement: true });
+      }
       return {
         worker,
         start() {

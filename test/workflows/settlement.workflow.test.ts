@@ -148,11 +148,13 @@ describe('settlement and on-chain cancel workflows', () => {
     const fills = await h.collections.fills.find({ order_hash: { $in: [b1.order_hash, b2.order_hash] } }).toArray();
     expect(fills.map((f) => f.settlement_batch)).toEqual([`${key}:1`, `${key}:1`]);
     // One settlement per step (`settlement-per-step`), local step activities (`local-step-activities`),
-    // batched settlement activities (`settlement-batched-activities`) and settlement starts not
-    // awaited by the step (`settlement-start-async`). Older recordings keep the runs from before each
-    // patch: market-settle-per-step.json, market-local-steps.json, settlement-groups.json (groups
-    // settled one by one), settlement-retry.json and settlement-failed.json (one settlement per taker).
-    await saveHistory(h, settlementWorkflowId(`${key}:1`), 'settlement-batched-groups.json');
+    // batched settlement activities (`settlement-batched-activities`), settlement starts not awaited
+    // by the step (`settlement-start-async`) and settlement activities on their own task queue
+    // (`settlement-task-queue`). Older recordings keep the runs from before each patch:
+    // market-settle-per-step.json, market-local-steps.json, settlement-batched-*.json (activities on
+    // the shared queue), settlement-groups.json (groups settled one by one), settlement-retry.json and
+    // settlement-failed.json (one settlement per taker).
+    await saveHistory(h, settlementWorkflowId(`${key}:1`), 'settlement-task-queue.json');
     await saveHistory(h, marketWorkflowId(market), 'market-settle-async.json');
   });
 
