@@ -257,19 +257,25 @@ async function rethrowMapped(error: unknown): Promise<never> {
   throw toChainError(error, 'direct call');
 }
 
+/**
+ * A fresh 1-share match (BUY YES taker at 0.60, SELL YES maker at 0.55); `shares` 2 asks for more
+ * than the orders hold, which the contract refuses at gas estimation.
+ */
+function oneShareMatch(shares: 1n | 2n = 1n) {
+  const [alice, bob] = fx.traders;
+  const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
+  return {
+    taker: strip(fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' })),
+    makers: [strip(fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' }))],
+    takerFill: orderFillFor('BUY', shares * E18, 55),
+    makerFills: [orderFillFor('SELL', shares * E18, 55)],
+  };
+}
+
 describe('the operator sender', () => {
   it('when twelve matches are sent at once and two of them revert at gas estimation, then the ten others are all mined (no nonce gap, none refused as out of order)', async () => {
-    const [alice, bob] = fx.traders;
-    const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
-    const one = [orderFillFor('BUY', E18, 55), [orderFillFor('SELL', E18, 55)]] as const;
-    const two = [orderFillFor('BUY', 2n * E18, 55), [orderFillFor('SELL', 2n * E18, 55)]] as const;
-    const sends = Array.from({ length: 12 }, (_, i) => {
-      const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' });
-      const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' });
-      // Matches 2 and 7 ask for 2 of the orders' 1 share: refused at gas estimation, before they are sent.
-      const [takerFill, makerFills] = i % 5 === 2 ? two : one;
-      return fx.port.submitMatch({ taker: strip(taker), makers: [strip(maker)], takerFill, makerFills: [...makerFills] });
-    });
+    // Matches 2 and 7 ask for 2 of the orders' 1 share: refused at gas estimation, before they are sent.
+    const sends = Array.from({ length: 12 }, (_, i) => fx.port.submitMatch(oneShareMatch(i % 5 === 2 ? 2n : 1n)));
     const outcomes = await Promise.allSettled(sends);
     const refused = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [i] : []));
     expect(refused).toEqual([2, 7]);
@@ -282,18 +288,9 @@ describe('the operator sender', () => {
 
 describe('many matches sent at once', () => {
   it('when twelve matches go out as one batch, two of them refused at estimation, and a single send runs beside them, then the ten and the single are all mined', async () => {
-    const [alice, bob] = fx.traders;
-    const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
-    const one = [orderFillFor('BUY', E18, 55), [orderFillFor('SELL', E18, 55)]] as const;
-    const two = [orderFillFor('BUY', 2n * E18, 55), [orderFillFor('SELL', 2n * E18, 55)]] as const;
-    const match = (fills: typeof one | typeof two) => {
-      const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' });
-      const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' });
-      return { taker: strip(taker), makers: [strip(maker)], takerFill: fills[0], makerFills: [...fills[1]] };
-    };
     const [outcomes, single] = await Promise.all([
-      fx.port.submitMatches(Array.from({ length: 12 }, (_, i) => match(i % 5 === 2 ? two : one))),
-      fx.port.submitMatch(match(one)),
+      fx.port.submitMatches(Array.from({ length: 12 }, (_, i) => oneShareMatch(i % 5 === 2 ? 2n : 1n))),
+      fx.port.submitMatch(oneShareMatch()),
     ]);
     expect(outcomes.flatMap((o, i) => (o instanceof Error ? [i] : []))).toEqual([2, 7]);
     expect((outcomes[2] as ChainRevertError).reason).toBe('Exchange: fill exceeds remaining');
@@ -303,21 +300,14 @@ describe('many matches sent at once', () => {
   });
 
   it('when another process sent from the operator account since this one last did, then the batch is signed again with fresh nonces and goes through', async () => {
-    const [alice, bob] = fx.traders;
-    const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
-    const one = [orderFillFor('BUY', E18, 55), [orderFillFor('SELL', E18, 55)]] as const;
-    const match = () => ({
-      taker: strip(fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' })),
-      makers: [strip(fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' }))], takerFill: one[0], makerFills: [...one[1]],
-    });
     // This port's sender now caches its next nonce...
-    await fx.port.waitForReceipt(await fx.port.submitMatch(match()), 0);
+    await fx.port.waitForReceipt(await fx.port.submitMatch(oneShareMatch()), 0);
     // ...which another process (its own sender, same key) uses up.
     const other = createChainPort({
       rpcUrl: fx.local.rpcUrl, chainId: fx.local.chainId, operatorKey: fx.local.operatorKey, addresses: fx.local.addresses, confirmations: 0,
     });
-    await other.waitForReceipt(await other.submitMatch(match()), 0);
-    const outcomes = await fx.port.submitMatches([match(), match(), match()]);
+    await other.waitForReceipt(await other.submitMatch(oneShareMatch()), 0);
+    const outcomes = await fx.port.submitMatches([oneShareMatch(), oneShareMatch(), oneShareMatch()]);
     expect(outcomes.every((o) => typeof o === 'string')).toBe(true);
     const receipts = await Promise.all(outcomes.map((h) => fx.port.waitForReceipt(h as `0x${string}`, 0)));
     expect(receipts.map((r) => r.status)).toEqual(['success', 'success', 'success']);
