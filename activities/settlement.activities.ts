@@ -176,6 +176,26 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     }
   }
 
+  /**
+   * `sendSettlements` and `awaitReceipts` as one activity (one task through the server instead of
+   * two). A retry sends nothing twice: every send after the first asks the chain for the match first.
+   */
+  async function sendAndAwaitReceipts(q: { market: MarketRef; groups: SettlementGroup[]; attempt: number }): Promise<{
+    sent: Record<string, SendOutcome>; receipts: Record<string, { success: boolean; confirmed: boolean }>;
+  }> {
+    const sent = await sendSettlements(q);
+    const txHashes = Object.values(sent).flatMap((o) => (o.ok ? [o.txHash] : []));
+    const receipts = txHashes.length > 0 ? await awaitReceipts({ chainId: q.market.chain_id, txHashes }) : {};
+    return { sent, receipts };
+  }
+
+  /** CONFIRMED (`markFillsOf`, MINED announced first for `atOnce`) and the orders' finish, as one activity. */
+  async function confirmFills(q: { atOnce: { tradeIds: string[]; txHash: string }[]; later: { tradeIds: string[]; txHash: string }[] }): Promise<void> {
+    if (q.atOnce.length > 0) await markFillsOf({ groups: q.atOnce, status: 'CONFIRMED', passedThrough: ['MINED'] });
+    if (q.later.length > 0) await markFillsOf({ groups: q.later, status: 'CONFIRMED' });
+    await finishOrders({ tradeIds: [...q.atOnce, ...q.later].flatMap((g) => g.tradeIds), failed: false });
+  }
+
   /** `awaitConfirmations` for many transactions at once: per hash, whether it reached the confirmations. */
   async function awaitConfirmationsOf(q: { chainId: number; txHashes: string[] }): Promise<Record<string, boolean>> {
     const done: Record<string, boolean> = {};
@@ -287,7 +307,7 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
 
   return {
     sendSettlement, sendSettlements, awaitReceipt, awaitReceipts, awaitConfirmations, awaitConfirmationsOf, markFills, markFillsOf, finishOrders,
-    checkOrderOnChain,
+    sendAndAwaitReceipts, confirmFills, checkOrderOnChain,
   };
 }
 

@@ -21,6 +21,14 @@ import { removeOrdersSignal } from './definitions';
  */
 export const SETTLEMENT_TASK_QUEUE = 'settlement-task-queue';
 
+/**
+ * Patch id (workflow versioning): two activities on the common path instead of four. Sending and
+ * awaiting the receipts are one activity (`sendAndAwaitReceipts`), and so are CONFIRMED and the
+ * orders' finish (`confirmFills`). The per-process CPU of the e2e bench put the Temporal server on
+ * a par with the store, and settlement's activities were most of its tasks.
+ */
+export const SETTLEMENT_TWO_STAGES = 'settlement-two-stages';
+
 interface Stages {
   db: SettlementActivities;
   chain: SettlementActivities;
@@ -58,7 +66,9 @@ export async function settlementWorkflow(input: Input): Promise<SettlementResult
   const use = stages();
   if (!input.groups) return settleGroup(use, input, { batchId: input.batchId, tradeIds: input.tradeIds });
   const groups = input.groups;
-  const results = patched(BATCHED_SETTLEMENT) ? await settleTogether(use, input, groups) : await Promise.all(groups.map((group) => settleGroup(use, input, group)));
+  const results = patched(BATCHED_SETTLEMENT)
+    ? await settleTogether(use, input, groups, patched(SETTLEMENT_TWO_STAGES))
+    : await Promise.all(groups.map((group) => settleGroup(use, input, group)));
   const failed = results.find((r) => r.status === 'FAILED');
   return {
     status: failed ? 'FAILED' : 'CONFIRMED',
@@ -72,12 +82,13 @@ export async function settlementWorkflow(input: Input): Promise<SettlementResult
  * chain) is retried with the other failures of its round after the backoff, up to
  * MAX_SETTLEMENT_ATTEMPTS sends, as `settleGroup` does for one.
  */
-async function settleTogether({ db, chain, waits }: Stages, input: Input, groups: SettlementGroup[]): Promise<SettlementResult[]> {
+async function settleTogether({ db, chain, waits }: Stages, input: Input, groups: SettlementGroup[], twoStages: boolean): Promise<SettlementResult[]> {
   const chainId = input.market.chain_id;
   const results = new Map<string, SettlementResult>();
   let pending = groups;
   for (let attempt = 1; pending.length > 0; attempt++) {
-    const sent = await chain.sendSettlements({ market: input.market, groups: pending, attempt });
+    const both = twoStages ? await waits.sendAndAwaitReceipts({ market: input.market, groups: pending, attempt }) : null;
+    const sent = both?.sent ?? (await chain.sendSettlements({ market: input.market, groups: pending, attempt }));
     const again: SettlementGroup[] = [];
     const failed: SettlementGroup[] = [];
     const txOf = (group: SettlementGroup) => {
@@ -97,22 +108,24 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
       return outcome?.ok ? true : outcome && !outcome.transient ? 'final' : 'retry';
     });
     if (inFlight.length > 0) {
-      const receipts = await waits.awaitReceipts({ chainId, txHashes: inFlight.map(txOf) });
+      const receipts = both?.receipts ?? (await waits.awaitReceipts({ chainId, txHashes: inFlight.map(txOf) }));
       const mined = passed(inFlight, (group) => receipts[txOf(group)]?.success || 'retry');
       // On a chain whose receipt already carries the confirmations, fills go to CONFIRMED in one write.
       const confirmedAtOnce = mined.filter((group) => receipts[txOf(group)].confirmed);
       const waiting = mined.filter((group) => !receipts[txOf(group)].confirmed);
       let confirmed = confirmedAtOnce;
-      if (confirmedAtOnce.length > 0) await db.markFillsOf({ groups: marks(confirmedAtOnce), status: 'CONFIRMED', passedThrough: ['MINED'] });
+      if (confirmedAtOnce.length > 0 && !twoStages) await db.markFillsOf({ groups: marks(confirmedAtOnce), status: 'CONFIRMED', passedThrough: ['MINED'] });
+      let later: SettlementGroup[] = [];
       if (waiting.length > 0) {
         await db.markFillsOf({ groups: marks(waiting), status: 'MINED' });
         const confirmations = await waits.awaitConfirmationsOf({ chainId, txHashes: waiting.map(txOf) });
-        const later = passed(waiting, (group) => confirmations[txOf(group)] || 'retry');
-        if (later.length > 0) await db.markFillsOf({ groups: marks(later), status: 'CONFIRMED' });
+        later = passed(waiting, (group) => confirmations[txOf(group)] || 'retry');
+        if (later.length > 0 && !twoStages) await db.markFillsOf({ groups: marks(later), status: 'CONFIRMED' });
         confirmed = [...confirmed, ...later];
       }
       if (confirmed.length > 0) {
-        await db.finishOrders({ tradeIds: confirmed.flatMap((group) => group.tradeIds), failed: false });
+        if (twoStages) await db.confirmFills({ atOnce: marks(confirmedAtOnce), later: marks(later) });
+        else await db.finishOrders({ tradeIds: confirmed.flatMap((group) => group.tradeIds), failed: false });
         for (const group of confirmed) results.set(group.batchId, { status: 'CONFIRMED', txHash: txOf(group), attempts: attempt });
       }
     }

@@ -50,7 +50,7 @@ describe('settlement and on-chain cancel workflows', () => {
     expect(await order(taker.order_hash)).toMatchObject({ status: 'FILLED', reserved_units: '0' });
     // The maker still rests (2 of 3 left): it stays PARTIALLY_FILLED, reserving only what rests.
     expect(await order(maker.order_hash)).toMatchObject({ status: 'PARTIALLY_FILLED', reserved_units: (2n * 10n ** 18n).toString() });
-    await saveHistory(h, settlementId, 'settlement-batched-retry.json');
+    await saveHistory(h, settlementId, 'settlement-two-stages-retry.json');
     h.chain.failFirst = 0;
   });
 
@@ -69,15 +69,15 @@ describe('settlement and on-chain cancel workflows', () => {
       const slow = await matchOne();
       expect(await settled(slow.settlementId)).toMatchObject({ status: 'CONFIRMED' });
       expect(fillStatuses(slow.taker.order_hash)).toEqual(['PENDING', 'MINED', 'CONFIRMED']);
-      expect(await activitiesOf(slow.settlementId)).toEqual(['sendSettlements', 'awaitReceipts', 'markFillsOf', 'awaitConfirmationsOf', 'markFillsOf', 'finishOrders']);
-      await saveHistory(h, slow.settlementId, 'settlement-batched-confirmations.json');
+      expect(await activitiesOf(slow.settlementId)).toEqual(['sendAndAwaitReceipts', 'markFillsOf', 'awaitConfirmationsOf', 'confirmFills']);
+      await saveHistory(h, slow.settlementId, 'settlement-two-stages-confirmations.json');
     } finally {
       h.chain.slowConfirmations = false;
     }
     const fast = await matchOne();
     expect(await settled(fast.settlementId)).toMatchObject({ status: 'CONFIRMED' });
     expect(fillStatuses(fast.taker.order_hash)).toEqual(['PENDING', 'MINED', 'CONFIRMED']);
-    expect(await activitiesOf(fast.settlementId)).toEqual(['sendSettlements', 'awaitReceipts', 'markFillsOf', 'finishOrders']);
+    expect(await activitiesOf(fast.settlementId)).toEqual(['sendAndAwaitReceipts', 'confirmFills']);
     expect(await h.collections.fills.findOne({ order_hash: fast.taker.order_hash })).toMatchObject({ settlement_status: 'CONFIRMED', tx_hash: expect.stringMatching(/^0x/) });
     expect((await order(fast.taker.order_hash))?.status).toBe('FILLED');
   });
@@ -112,7 +112,7 @@ describe('settlement and on-chain cancel workflows', () => {
       const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
       expect(view.resting).toBe(0);
       expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id })).toBe(0);
-      await saveHistory(h, settlementId, 'settlement-batched-failed.json');
+      await saveHistory(h, settlementId, 'settlement-two-stages-failed.json');
     } finally {
       h.chain.failAlways = false;
     }
@@ -150,11 +150,12 @@ describe('settlement and on-chain cancel workflows', () => {
     // One settlement per step (`settlement-per-step`), local step activities (`local-step-activities`),
     // batched settlement activities (`settlement-batched-activities`), settlement starts not awaited
     // by the step (`settlement-start-async`) and settlement activities on their own task queue
-    // (`settlement-task-queue`). Older recordings keep the runs from before each patch:
+    // (`settlement-task-queue`), two settlement activities on the common path (`settlement-two-stages`).
+    // Older recordings keep the runs from before each patch: settlement-task-queue.json (four stages),
     // market-settle-per-step.json, market-local-steps.json, settlement-batched-*.json (activities on
     // the shared queue), settlement-groups.json (groups settled one by one), settlement-retry.json and
     // settlement-failed.json (one settlement per taker).
-    await saveHistory(h, settlementWorkflowId(`${key}:1`), 'settlement-task-queue.json');
+    await saveHistory(h, settlementWorkflowId(`${key}:1`), 'settlement-two-stages.json');
     await saveHistory(h, marketWorkflowId(market), 'market-settle-async.json');
   });
 
