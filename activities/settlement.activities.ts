@@ -8,10 +8,10 @@ import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime
 import type { Logger } from '../src/logging/logger';
 import type { mongo } from 'mongoose';
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
-import { fillIdsOf, type MarketRef } from '../src/matching/market-ids';
+import { fillIdOf, fillIdsOf, type MarketRef } from '../src/matching/market-ids';
 import type { SettlementGroup } from '../src/matching/payloads';
 import { presentFill, presentOrder } from '../src/matching/present';
-import { SettlementChainError, type SettlementChain, type SettlementLeg, type SettlementTrade } from '../src/settlement/settlement-chain';
+import { SettlementChainError, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade } from '../src/settlement/settlement-chain';
 import { reserveOf } from './market.activities';
 
 export interface SettlementActivityDeps {
@@ -24,6 +24,14 @@ export interface SettlementActivityDeps {
 }
 
 type FillStatus = FillRecord['settlement_status'];
+
+/** A status for the fills of each group (each group with its own transaction). */
+interface FillStatusWrite {
+  groups: { tradeIds: string[]; txHash: string }[];
+  status: FillStatus;
+  /** Statuses the fills went through on the way, announced before `status` (not written). */
+  passedThrough?: FillStatus[];
+}
 const FINAL: FillStatus[] = ['CONFIRMED', 'FAILED'];
 
 export function createSettlementActivities({ collections: c, publisher, logger, chain, pollMs = 1_000 }: SettlementActivityDeps) {
@@ -42,13 +50,13 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     const fills = await findByIds(c.fills, fillIdsOf(groups.flatMap((g) => g.tradeIds)));
     const orders = await findByIds(c.orders, [...new Set(fills.map((f) => f.order_hash))]);
     const orderOf = new Map(orders.map((o) => [o.order_hash, o]));
-    const fillOf = new Map(fills.map((f) => [`${f.trade_id}:${f.role}`, f]));
+    const fillOf = new Map(fills.map((f) => [fillIdOf(f.trade_id, f.role), f]));
     const out = new Map<string, SettlementTrade[] | string>();
     for (const group of groups) {
       const trades: SettlementTrade[] = [];
       for (const tradeId of group.tradeIds) {
-        const maker = fillOf.get(`${tradeId}:maker`);
-        const taker = fillOf.get(`${tradeId}:taker`);
+        const maker = fillOf.get(fillIdOf(tradeId, 'maker'));
+        const taker = fillOf.get(fillIdOf(tradeId, 'taker'));
         if (!maker || !taker || !orderOf.get(maker.order_hash) || !orderOf.get(taker.order_hash)) {
           out.set(group.batchId, `trade ${tradeId} has no complete fills`);
           break;
@@ -134,46 +142,51 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     return outcomes;
   }
 
-  /** Polls until the transaction is mined (heartbeating); success false when it reverted. */
-  async function awaitReceipt(q: { chainId: number; txHash: string }): Promise<{ success: boolean; blockNumber: string }> {
-    for (;;) {
-      const r = await chain.getReceipt(q.chainId, q.txHash);
-      if (r.status !== 'pending') return { success: r.status === 'success', blockNumber: r.blockNumber };
-      Context.current().heartbeat();
-      await Context.current().sleep(pollMs);
-    }
-  }
-
-  /** Polls until the receipt has enough confirmations; confirmed false when it left the chain (reorg) or reverted. */
-  async function awaitConfirmations(q: { chainId: number; txHash: string }): Promise<{ confirmed: boolean }> {
-    for (;;) {
-      const r = await chain.getReceipt(q.chainId, q.txHash);
-      if (r.status !== 'success') return { confirmed: false };
-      if (r.confirmations >= chain.requiredConfirmations) return { confirmed: true };
-      Context.current().heartbeat();
-      await Context.current().sleep(pollMs);
-    }
-  }
-
   /**
-   * `awaitReceipt` for many transactions at once: per hash, whether it succeeded and whether it
-   * already has the required confirmations (then the workflow moves its fills to CONFIRMED at once).
+   * Polls the receipts of `txHashes` (heartbeating between polls) until `decide` gives each one a
+   * verdict (undefined: keep waiting); per hash, its verdict.
    */
-  async function awaitReceipts(q: { chainId: number; txHashes: string[] }): Promise<Record<string, { success: boolean; confirmed: boolean }>> {
-    const done: Record<string, { success: boolean; confirmed: boolean }> = {};
-    let waiting = [...new Set(q.txHashes)];
+  async function pollReceipts<T>(chainId: number, txHashes: string[], decide: (r: ReceiptState) => T | undefined): Promise<Record<string, T>> {
+    const done: Record<string, T> = {};
+    let waiting = [...new Set(txHashes)];
     for (;;) {
-      const states = await Promise.all(waiting.map((h) => chain.getReceipt(q.chainId, h)));
+      const states = await Promise.all(waiting.map((h) => chain.getReceipt(chainId, h)));
       waiting = waiting.filter((h, i) => {
-        const r = states[i];
-        if (r.status === 'pending') return true;
-        done[h] = { success: r.status === 'success', confirmed: r.status === 'success' && r.confirmations >= chain.requiredConfirmations };
+        const verdict = decide(states[i]);
+        if (verdict === undefined) return true;
+        done[h] = verdict;
         return false;
       });
       if (waiting.length === 0) return done;
       Context.current().heartbeat();
       await Context.current().sleep(pollMs);
     }
+  }
+
+  /** Polls until the transaction is mined; success false when it reverted. */
+  async function awaitReceipt(q: { chainId: number; txHash: string }): Promise<{ success: boolean; blockNumber: string }> {
+    const done = await pollReceipts(q.chainId, [q.txHash], (r) => (r.status === 'pending' ? undefined : { success: r.status === 'success', blockNumber: r.blockNumber }));
+    return done[q.txHash];
+  }
+
+  /** Polls until the receipt has enough confirmations; confirmed false when it left the chain (reorg) or reverted. */
+  async function awaitConfirmations(q: { chainId: number; txHash: string }): Promise<{ confirmed: boolean }> {
+    return { confirmed: (await awaitConfirmationsOf({ chainId: q.chainId, txHashes: [q.txHash] }))[q.txHash] };
+  }
+
+  /**
+   * `awaitReceipt` for many transactions at once: per hash, whether it succeeded and whether it
+   * already has the required confirmations (then the workflow moves its fills to CONFIRMED at once).
+   */
+  function awaitReceipts(q: { chainId: number; txHashes: string[] }): Promise<Record<string, { success: boolean; confirmed: boolean }>> {
+    return pollReceipts(q.chainId, q.txHashes, (r) => (r.status === 'pending'
+      ? undefined
+      : { success: r.status === 'success', confirmed: r.status === 'success' && r.confirmations >= chain.requiredConfirmations }));
+  }
+
+  /** `awaitConfirmations` for many transactions at once: per hash, whether it reached the confirmations. */
+  function awaitConfirmationsOf(q: { chainId: number; txHashes: string[] }): Promise<Record<string, boolean>> {
+    return pollReceipts(q.chainId, q.txHashes, (r) => (r.status === 'success' && r.confirmations < chain.requiredConfirmations ? undefined : r.status === 'success'));
   }
 
   /**
@@ -191,27 +204,12 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
 
   /** CONFIRMED (`markFillsOf`, MINED announced first for `atOnce`) and the orders' finish, as one activity. */
   async function confirmFills(q: { atOnce: { tradeIds: string[]; txHash: string }[]; later: { tradeIds: string[]; txHash: string }[] }): Promise<void> {
-    if (q.atOnce.length > 0) await markFillsOf({ groups: q.atOnce, status: 'CONFIRMED', passedThrough: ['MINED'] });
-    if (q.later.length > 0) await markFillsOf({ groups: q.later, status: 'CONFIRMED' });
-    await finishOrders({ tradeIds: [...q.atOnce, ...q.later].flatMap((g) => g.tradeIds), failed: false });
-  }
-
-  /** `awaitConfirmations` for many transactions at once: per hash, whether it reached the confirmations. */
-  async function awaitConfirmationsOf(q: { chainId: number; txHashes: string[] }): Promise<Record<string, boolean>> {
-    const done: Record<string, boolean> = {};
-    let waiting = [...new Set(q.txHashes)];
-    for (;;) {
-      const states = await Promise.all(waiting.map((h) => chain.getReceipt(q.chainId, h)));
-      waiting = waiting.filter((h, i) => {
-        const r = states[i];
-        if (r.status === 'success' && r.confirmations < chain.requiredConfirmations) return true;
-        done[h] = r.status === 'success';
-        return false;
-      });
-      if (waiting.length === 0) return done;
-      Context.current().heartbeat();
-      await Context.current().sleep(pollMs);
-    }
+    const fills = [
+      ...(await writeFillStatus({ groups: q.atOnce, status: 'CONFIRMED', passedThrough: ['MINED'] })),
+      ...(await writeFillStatus({ groups: q.later, status: 'CONFIRMED' })),
+    ];
+    // The fills as just written and read back: the finish reads only the orders' other fills.
+    await finishWith(fills, false);
   }
 
   /** Moves the batch's fills (and public trades) to `status`, never out of CONFIRMED or FAILED. */
@@ -225,11 +223,16 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * fills went through on the way (MINED, when a receipt already had its confirmations), announced
    * before the one written, so a client still sees every step.
    */
-  async function markFillsOf(q: { groups: { tradeIds: string[]; txHash: string }[]; status: FillStatus; passedThrough?: FillStatus[] }): Promise<void> {
+  async function markFillsOf(q: FillStatusWrite): Promise<void> {
+    await writeFillStatus(q);
+  }
+
+  /** `markFillsOf`, resolving the groups' fills as written. */
+  async function writeFillStatus(q: FillStatusWrite): Promise<FillRecord[]> {
     const now = new Date();
     const unsettled = { settlement_status: { $nin: FINAL } };
     const groups = q.groups.filter((g) => g.tradeIds.length > 0);
-    if (groups.length === 0) return;
+    if (groups.length === 0) return [];
     await c.fills.bulkWrite(groups.map((g) => ({
       updateMany: {
         filter: { _id: { $in: fillIdsOf(g.tradeIds) }, ...unsettled },
@@ -248,6 +251,7 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
       }
     }
     await publish(events);
+    return fills;
   }
 
   /**
@@ -256,22 +260,31 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * (a fill FAILED), and returns the failed orders still resting (the market workflow removes them).
    */
   async function finishOrders(q: { tradeIds: string[]; failed: boolean }): Promise<{ resting: string[] }> {
+    return finishWith(await findByIds(c.fills, fillIdsOf(q.tradeIds)), q.failed);
+  }
+
+  /** `finishOrders` given the batch's fills as stored. */
+  async function finishWith(batchFills: FillRecord[], failed: boolean): Promise<{ resting: string[] }> {
     const now = new Date();
-    const batchFills = await findByIds(c.fills, fillIdsOf(q.tradeIds));
     const hashes = [...new Set(batchFills.map((f) => f.order_hash))];
     const orders = await findByIds(c.orders, hashes);
-    const allFills = await fillsOfOrders(orders);
+    const fillsByOrder = new Map<string, FillRecord[]>();
+    for (const f of [...batchFills, ...(await otherFillsOf(orders, batchFills))]) {
+      const own = fillsByOrder.get(f.order_hash) ?? [];
+      own.push(f);
+      fillsByOrder.set(f.order_hash, own);
+    }
     const resting: string[] = [];
     const changed: StoredOrder[] = [];
     const writes: mongo.AnyBulkWriteOperation<StoredOrder>[] = [];
     for (const o of orders) {
-      const own = allFills.filter((f) => f.order_hash === o.order_hash);
+      const own = fillsByOrder.get(o.order_hash) ?? [];
       const settled = own.filter((f) => FINAL.includes(f.settlement_status)).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
       const unsettled = BigInt(o.filled_units) - settled;
       const open = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED';
       const reserved = reserveOf(o.side, o.price_ticks, (open ? BigInt(o.remaining_units) : 0n) + (unsettled > 0n ? unsettled : 0n));
       let status = o.status;
-      if (q.failed && own.some((f) => f.settlement_status === 'FAILED')) {
+      if (failed && own.some((f) => f.settlement_status === 'FAILED')) {
         if (o.status === 'MATCHED') status = 'MATCH_FAILED';
         else if (open) resting.push(o.order_hash);
       } else if (o.status === 'MATCHED' && own.length > 0 && own.every((f) => f.settlement_status === 'CONFIRMED')) {
@@ -289,9 +302,10 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     return { resting };
   }
 
-  /** Every fill of the orders, by the keys each order lists (`fill_ids`, written as it matched). */
-  async function fillsOfOrders(orders: StoredOrder[]): Promise<FillRecord[]> {
-    return findByIds(c.fills, [...new Set(orders.flatMap((o) => o.fill_ids ?? []))]);
+  /** The orders' fills other than `known`, by the keys each order lists (`fill_ids`, written as it matched). */
+  async function otherFillsOf(orders: StoredOrder[], known: FillRecord[]): Promise<FillRecord[]> {
+    const have = new Set(known.map((f) => fillIdOf(f.trade_id, f.role)));
+    return findByIds(c.fills, [...new Set(orders.flatMap((o) => o.fill_ids ?? []))].filter((id) => !have.has(id)));
   }
 
   /** For the on-chain cancel watch: what the chain says of the order, and whether it ended anyway. */

@@ -29,9 +29,7 @@ export class OperatorSender {
 
   /** Runs `send(nonce)` after every earlier send of this process has been accepted or has failed. */
   send<T>(send: (nonce: number) => Promise<T>): Promise<T> {
-    const run = this.tail.then(() => this.sendNow(send));
-    this.tail = run.catch(() => undefined);
-    return run;
+    return this.inTurn(() => this.sendNow(send));
   }
 
   /**
@@ -40,18 +38,27 @@ export class OperatorSender {
    * was taken; if not, or if it throws, the next send asks the node again.
    */
   sendMany(count: number, send: (firstNonce: number) => Promise<boolean>): Promise<void> {
-    const run = this.tail.then(async () => {
-      const first = this.next ?? (await this.client.getTransactionCount({ address: this.address, blockTag: 'pending' }));
+    return this.inTurn(async () => {
+      const first = await this.nextNonce();
       this.next = undefined;
       if (await send(first)) this.next = first + count;
     });
-    this.tail = run.catch(() => undefined);
-    return run;
+  }
+
+  /** Runs `run` once every earlier send of this process is done. */
+  private inTurn<T>(run: () => Promise<T>): Promise<T> {
+    const turn = this.tail.then(run);
+    this.tail = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async nextNonce(): Promise<number> {
+    return this.next ?? this.client.getTransactionCount({ address: this.address, blockTag: 'pending' });
   }
 
   private async sendNow<T>(send: (nonce: number) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const nonce = this.next ?? (await this.client.getTransactionCount({ address: this.address, blockTag: 'pending' }));
+      const nonce = await this.nextNonce();
       try {
         const result = await send(nonce);
         this.next = nonce + 1;

@@ -34,10 +34,10 @@ export async function submitMatches(ctx: ChainContext, matches: MatchSubmission[
     chainCall('estimateFeesPerGas', () => ctx.publicClient.estimateFeesPerGas()),
     ...calldata.map((data) => (data instanceof Error ? Promise.reject(data) : chainCall('matchOrders', () => ctx.publicClient.estimateGas({ account: ctx.operator, to: exchange, data })))),
   ]);
-  const outcomes: (Hex | Error)[] = estimates.map((e) => (e.status === 'rejected' ? asError(e.reason) : new Error('not sent')));
+  // Until sent, a match's outcome is why it cannot be: its refused estimate, or the fees' failure.
+  const outcomes: (Hex | Error)[] = estimates.map((e) => asError(e.status === 'rejected' ? e.reason : fees.status === 'rejected' ? fees.reason : 'not sent'));
+  if (fees.status === 'rejected') return outcomes;
   const ready = estimates.flatMap((e, i) => (e.status === 'fulfilled' ? [{ i, gas: e.value }] : []));
-  if (ready.length === 0) return outcomes;
-  if (fees.status === 'rejected') return outcomes.map((o) => (o instanceof Error && o.message === 'not sent' ? asError(fees.reason) : o));
   const { maxFeePerGas, maxPriorityFeePerGas } = fees.value;
   let pending = ready;
   for (let round = 1; pending.length > 0; round++) {

@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { createMarketModel } from '../db/models';
+import { readOnce } from '../db/read-once';
 
 export interface MarketRef {
   chain_id: number;
@@ -11,25 +12,14 @@ export interface MarketDirectory {
   find(market: MarketRef): Promise<{ decimals: number } | null>;
 }
 
-/**
- * Reads the `markets` collection; markets are never deleted, so found ones are cached (as the
- * promise: lookups of a market not seen yet that arrive together share one read).
- */
+/** Reads the `markets` collection; markets are never deleted, so found ones are kept (`readOnce`). */
 export function createMarketDirectory(db: Connection): MarketDirectory {
   const markets = createMarketModel(db);
-  const cache = new Map<string, Promise<{ decimals: number } | null>>();
   return {
-    find(market) {
-      const key = `${market.chain_id}-${market.condition_id}`;
-      let found = cache.get(key);
-      if (!found) {
-        found = markets.findOne({ chain_id: market.chain_id, condition_id: market.condition_id }, { tokens: 1 }).lean()
-          .then((row) => (row ? { decimals: row.tokens[0]?.decimals ?? 18 } : null));
-        cache.set(key, found);
-        // An unknown market (or a failed read) is asked again next time.
-        void found.then((row) => row ?? cache.delete(key), () => cache.delete(key));
-      }
-      return found;
-    },
+    find: readOnce(
+      (market: MarketRef) => `${market.chain_id}-${market.condition_id}`,
+      (market: MarketRef) => markets.findOne({ chain_id: market.chain_id, condition_id: market.condition_id }, { tokens: 1 }).lean()
+        .then((row) => (row ? { decimals: row.tokens[0]?.decimals ?? 18 } : null)),
+    ),
   };
 }

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import { readOnce } from '../db/read-once';
 import type { OrderContext } from './context';
 import { collateralAsset, tokenAsset } from './reservations';
 
@@ -15,7 +16,12 @@ const MOVING_SETTLEMENT = new Set(['MINED', 'CONFIRMED', 'FAILED']);
  * the order concerned is brought down to the order's `reserved_units` (holds never rise here).
  */
 export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) => Promise<void> {
-  const collateral = new Map<string, Promise<string | null>>();
+  // A market's collateral never changes: read once per process.
+  const collateralOf = readOnce(
+    (chainId: number, conditionId: string) => `${chainId}:${conditionId}`,
+    (chainId: number, conditionId: string) => ctx.models.markets.findOne({ chain_id: chainId, condition_id: conditionId }, { collateral_token: 1 }).lean()
+      .then((market) => (market?.collateral_token ? collateralAsset(String(market.collateral_token)) : null)),
+  );
   // The events of one push arrive in one tick: their orders are read with one `_id: {$in}` query
   // (a find per event was the API's most frequent command under load). No cache: each event
   // wants the order's current `reserved_units`.
@@ -47,21 +53,4 @@ export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) 
     if (asset === null) return;
     await ctx.reservationStore.lowerHold({ wallet: order.wallet, chainId: order.chain_id, asset }, order._id, BigInt(order.reserved_units));
   };
-
-  /**
-   * A market's collateral never changes: read once per process. The promise is what is kept, so
-   * the events of a push that arrive together for a market not seen yet share one read.
-   */
-  function collateralOf(chainId: number, conditionId: string): Promise<string | null> {
-    const key = `${chainId}:${conditionId}`;
-    let asset = collateral.get(key);
-    if (asset === undefined) {
-      asset = ctx.models.markets.findOne({ chain_id: chainId, condition_id: conditionId }, { collateral_token: 1 }).lean()
-        .then((market) => (market?.collateral_token ? collateralAsset(String(market.collateral_token)) : null));
-      collateral.set(key, asset);
-      // Unknown markets and failed reads are asked again next time.
-      void asset.then((found) => found ?? collateral.delete(key), () => collateral.delete(key));
-    }
-    return asset;
-  }
 }
