@@ -1,6 +1,7 @@
 /** What a hostile trader (or a buggy operator) would try; every one must revert with its reason. */
 import { encodeFunctionData } from 'viem';
 import { ChainRevertError, createChainPort, orderFillFor } from '../../src/chain';
+import { matchGasLimit } from '../../src/chain/submit-matches';
 import { collateralAbi, conditionalTokensAbi, contractWalletAbi, contractWalletBytecode, exchangeAbi } from '../../src/chain/generated';
 import { orderDigest, signDigest } from '../../src/signing';
 import { E18, startFixture, type Fixture } from './chain-fixture';
@@ -297,6 +298,16 @@ describe('many matches sent at once', () => {
     const hashes = [single, ...outcomes.filter((o): o is `0x${string}` => typeof o === 'string')];
     const receipts = await Promise.all(hashes.map((h) => fx.port.waitForReceipt(h, 0)));
     expect(receipts.map((r) => r.status)).toEqual(Array(11).fill('success'));
+  });
+
+  it('when a match fits the fixed gas cap, then it is sent with exactly that limit and uses less than half of it', async () => {
+    const [hash] = await fx.port.submitMatches([oneShareMatch()]);
+    expect(typeof hash).toBe('string');
+    const receipt = await fx.port.waitForReceipt(hash as `0x${string}`, 0);
+    const sent = await fx.port.context.publicClient.getTransaction({ hash: hash as `0x${string}` });
+    expect(receipt.status).toBe('success');
+    expect(sent.gas).toBe(matchGasLimit(1));
+    expect(receipt.gasUsed * 2n).toBeLessThan(matchGasLimit(1));
   });
 
   it('when another process sent from the operator account since this one last did, then the batch is signed again with fresh nonces and goes through', async () => {

@@ -61,7 +61,8 @@ export async function createEdrChain(options: EdrChainOptions): Promise<EdrChain
     {
       allowBlocksWithSameTimestamp: false,
       allowUnlimitedContractSize: false,
-      bailOnCallFailure: false,
+      // A reverting eth_call answers an error, as real nodes do (false would answer the revert data as a result).
+      bailOnCallFailure: true,
       bailOnTransactionFailure: false,
       chainId: BigInt(options.chainId),
       coinbase: Buffer.alloc(20),
