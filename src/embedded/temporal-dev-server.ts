@@ -5,6 +5,14 @@ import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import { startManagedProcess, ManagedProcess } from './managed-process';
 import { waitForPort } from './free-port';
 
+/**
+ * The same durability as the embedded FerretDB (src/embedded/ferretdb-server.ts): WAL with
+ * synchronous=NORMAL, so a commit survives any process crash and is fsynced at checkpoints. The
+ * CLI's default (a rollback journal, synchronous=FULL) fsyncs the journal and the database on
+ * every commit: every signal, workflow task and activity result. docs/foundation.md.
+ */
+const SQLITE_DURABILITY = ['journal_mode=wal', 'synchronous=normal'];
+
 export interface TemporalDevServer {
   address: string;
   uiUrl?: string;
@@ -29,7 +37,7 @@ export async function startTemporalDevServer(options: {
   const args = ['server', 'start-dev', '--ip', options.host, '--port', String(options.port), '--log-level', 'warn'];
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
-  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  if (options.dbFile) args.push('--db-filename', options.dbFile, ...SQLITE_DURABILITY.flatMap((p) => ['--sqlite-pragma', p]));
   if (options.namespace !== 'default') args.push('--namespace', options.namespace);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   // Many signals per market workflow: let the dev server keep up with a busy book.
