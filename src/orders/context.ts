@@ -7,6 +7,7 @@ import type { Logger } from '../logging/logger';
 import { BalanceCache, DEFAULT_BALANCE_TTL_MS } from './balance-cache';
 import type { OrderChainPort } from './chain-port';
 import { IdempotencyStore } from './idempotency';
+import { MarketRecordCache } from './market-record-cache';
 import { createFillReadModel, createIdempotencyKeyModel, createOrderModel, createWalletReservationModel } from './models';
 import type { FillReadModel, IdempotencyKeyModel, OrderModel, WalletReservationModel } from './models';
 import { ReservationStore } from './reservations';
@@ -35,6 +36,8 @@ export interface OrderContext {
   matcher: MarketMatcher;
   chain: OrderChainPort;
   balances: BalanceCache;
+  /** Market records for placement checks, kept 1 s (market-record-cache.ts). */
+  marketRecords: MarketRecordCache;
   reservationStore: ReservationStore;
   idempotencyStore: IdempotencyStore;
   clock: () => Date;
@@ -49,6 +52,7 @@ export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): Ord
   const orders = createOrderModel(deps.connection);
   const reservations = createWalletReservationModel(deps.connection);
   const idempotency = createIdempotencyKeyModel(deps.connection);
+  const markets = createMarketModel(deps.connection);
   let indexes: Promise<void> | undefined;
   const ready = () => {
     indexes ??= Promise.all([orders.init(), reservations.init(), idempotency.init()]).then(
@@ -67,11 +71,12 @@ export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): Ord
       fills: createFillReadModel(deps.connection),
       idempotency,
       reservations,
-      markets: createMarketModel(deps.connection),
+      markets,
       tickers: createTickerModel(deps.connection),
     },
     matcher: deps.matcher,
     chain: deps.chain,
+    marketRecords: new MarketRecordCache(markets),
     balances: deps.balanceCache ?? new BalanceCache(deps.chain, deps.balanceTtlMs ?? DEFAULT_BALANCE_TTL_MS),
     reservationStore: new ReservationStore(reservations, orders, clock),
     idempotencyStore: new IdempotencyStore(idempotency, clock),

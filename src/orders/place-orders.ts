@@ -12,6 +12,7 @@ import { presentPlaced } from './present';
 import { handoffMarkers, markHandoffs } from '../matching/handoff-markers';
 import { collateralAsset, tokenAsset } from './reservations';
 import { timed } from '../logging/stage-timings';
+import { marketKeyOf } from '../matching/market-ids';
 
 export type PlaceResult = Record<string, unknown> | OrderRejection;
 
@@ -20,7 +21,7 @@ interface Candidate extends CheckedOrder {
   orderHash: string;
 }
 
-const marketKey = (chainId: number, conditionId: string) => `${chainId}-${conditionId.toLowerCase()}`;
+const marketKey = (chainId: number, conditionId: string) => marketKeyOf({ chain_id: chainId, condition_id: conditionId });
 
 /**
  * POST /v1/orders for one wallet: every order is checked on its own and answered in request order;
@@ -57,6 +58,7 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
   });
 
   candidates = await timed('place.checkSignatures', () => checkSignatures(ctx, candidates, results));
+  warmChainReads(ctx, caller as Address, candidates);
   candidates = await timed('place.dropAlreadyPlaced', () => dropAlreadyPlaced(ctx, candidates, results));
   candidates = await timed('place.checkNonces', () => checkNonces(ctx, caller as Address, candidates, results));
   candidates = await timed('place.reserve', () => reserve(ctx, caller, candidates, results));
@@ -65,10 +67,9 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
   return { results: results.map((r) => r ?? reject('INTERNAL_ERROR')) };
 }
 
-async function loadMarkets(ctx: OrderContext, items: PlaceOrderItem[]): Promise<Map<string, MarketRecord>> {
-  const wanted = new Map(items.map((i) => [marketKey(i.chain_id, i.condition_id), { chain_id: i.chain_id, condition_id: i.condition_id.toLowerCase() }]));
-  const found = await ctx.models.markets.find({ $or: [...wanted.values()] }).lean();
-  return new Map(found.map((m) => [marketKey(m.chain_id, m.condition_id), m]));
+function loadMarkets(ctx: OrderContext, items: PlaceOrderItem[]): Promise<Map<string, MarketRecord>> {
+  const wanted = new Map(items.map((i) => [marketKey(i.chain_id, i.condition_id), { chain_id: i.chain_id, condition_id: i.condition_id }]));
+  return ctx.marketRecords.find([...wanted.values()]);
 }
 
 async function checkSignatures(ctx: OrderContext, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
@@ -97,6 +98,26 @@ async function checkSignatures(ctx: OrderContext, candidates: Candidate[], resul
     }),
   );
   return kept.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * Starts the chain reads the nonce and balance checks will make (maker nonces, spendable balances)
+ * while the duplicate check reads the database: the balance cache keeps the promises, so the
+ * checks that follow find them under way or done instead of waiting for each in turn. A failed
+ * read is not kept, and the check that needs it reads again (and answers its error).
+ */
+function warmChainReads(ctx: OrderContext, wallet: Address, candidates: Candidate[]): void {
+  const started = new Set<string>();
+  const once = (key: string, read: () => Promise<unknown>) => {
+    if (started.has(key)) return;
+    started.add(key);
+    read().catch(() => undefined);
+  };
+  for (const c of candidates) {
+    once(`n|${c.market.chain_id}|${c.domain.verifyingContract}`, () => ctx.balances.makerNonce(wallet, c.market.chain_id, c.domain.verifyingContract));
+    const { key, ref } = assetOf(c);
+    once(`a|${key}`, () => ctx.balances.spendable(wallet, ref));
+  }
 }
 
 async function dropAlreadyPlaced(ctx: OrderContext, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
