@@ -56,6 +56,15 @@ export class BalanceCache {
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
+  /**
+   * Drops the wallet's cached balances but keeps its maker nonce: what a settlement moves. (A
+   * nonce changes only by the maker's own `incrementNonce`; `invalidateWallet` drops it too.)
+   */
+  invalidateBalances(wallet: string): void {
+    const prefix = `${wallet.toLowerCase()}|`;
+    for (const key of this.entries.keys()) if (key.startsWith(prefix) && !key.includes('|n|')) this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

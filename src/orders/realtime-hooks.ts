@@ -12,8 +12,10 @@ const MOVING_SETTLEMENT = new Set(['MINED', 'CONFIRMED', 'FAILED']);
 /**
  * The invalidation hook of order entry: feed it every realtime event this process sees (the
  * gateway's event-log tailer runs in every API process). A settlement step of a wallet's fill
- * drops the wallet's cached chain reads at once (instead of waiting out the TTL), and the hold of
+ * drops the wallet's cached balances at once (instead of waiting out the TTL), and the hold of
  * the order concerned is brought down to the order's `reserved_units` (holds never rise here).
+ * Order events (matched, cancelled, expired) move no chain balance: they lower holds only, and no
+ * event drops the cached maker nonce, which settlement never changes.
  */
 export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) => Promise<void> {
   // A market's collateral never changes: read once per process.
@@ -46,7 +48,7 @@ export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) 
       if (!SYNC_STATUSES.has(String(payload.order.status))) return;
       orderHash = String(payload.order.order_hash);
     }
-    ctx.balances.invalidateWallet(event.wallet);
+    if (payload.type === 'fill') ctx.balances.invalidateBalances(event.wallet);
     const order = await orders.load(orderHash.toLowerCase());
     if (!order || order.wallet !== event.wallet.toLowerCase()) return;
     const asset = order.side === 'SELL' ? tokenAsset(order.token_id) : await collateralOf(order.chain_id, order.condition_id);

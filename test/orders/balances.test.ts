@@ -208,6 +208,29 @@ describe('balances, reservations and amount math', () => {
     }
   });
 
+  test('when the event hook sees an order event (matched, cancelled), then no chain read is dropped: only a settled fill moves balances', async () => {
+    const privateKey = generatePrivateKey();
+    const wallet = { address: privateKeyToAccount(privateKey).address, privateKey }; // a wallet no other test holds funds for
+    const ttlHarness = await startOrderHarness(database.db, { balanceTtlMs: 60_000 });
+    try {
+      ttlHarness.chain.fund(wallet.address, 10n * ONE);
+      const item = signedItem(wallet, market, { price: '0.5', size: '1' });
+      expect((await place(ttlHarness, wallet.address, [item])).body.results[0].status).toBe('OPEN');
+      const readsBefore = ttlHarness.chain.reads;
+      const w = wallet.address.toLowerCase();
+      for (const status of ['MATCHED', 'CANCELLED']) {
+        await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: item.hash, status } } });
+      }
+      expect((await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '1' })])).body.results[0].status).toBe('OPEN');
+      expect(ttlHarness.chain.reads).toBe(readsBefore);
+      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { order_hash: item.hash, settlement_status: 'MINED' } } });
+      expect((await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '1' })])).body.results[0].status).toBe('OPEN');
+      expect(ttlHarness.chain.reads).toBe(readsBefore + 1); // the balance again, not the nonce
+    } finally {
+      await ttlHarness.close();
+    }
+  });
+
   test('when the event hook sees a settled fill or a finished order, then cached reads are dropped and the hold follows reserved_units', async () => {
     const wallet = (await import('./harness')).ACCOUNTS[8];
     const ttlHarness = await startOrderHarness(database.db, { balanceTtlMs: 60_000 });
@@ -343,6 +366,21 @@ describe('balances, reservations and amount math', () => {
       chain.fund(ALICE.address, 11n);
       now = 2_001;
       expect(await cache.spendable(ALICE.address, asset)).toBe(11n);
+      expect(chain.reads).toBe(3);
+    });
+
+    test('when a settlement drops a wallet\'s balances, then its maker nonce stays cached and its balance is read again', async () => {
+      const chain = new FakeChain();
+      chain.fund(ALICE.address, 7n);
+      const cache = new BalanceCache(chain, 60_000);
+      const asset = { kind: 'collateral' as const, chainId: 56, collateral: COLLATERAL, exchange: EXCHANGE };
+      await cache.spendable(ALICE.address, asset);
+      await cache.makerNonce(ALICE.address, 56, EXCHANGE);
+      chain.fund(ALICE.address, 5n);
+      chain.wallet(ALICE.address).nonce = 1n;
+      cache.invalidateBalances(ALICE.address);
+      expect(await cache.spendable(ALICE.address, asset)).toBe(5n);
+      expect(await cache.makerNonce(ALICE.address, 56, EXCHANGE)).toBe(0n);
       expect(chain.reads).toBe(3);
     });
   });
