@@ -8,6 +8,7 @@ import { BalanceCache, DEFAULT_BALANCE_TTL_MS } from './balance-cache';
 import type { OrderChainPort } from './chain-port';
 import { IdempotencyStore } from './idempotency';
 import { MarketRecordCache } from './market-record-cache';
+import { createPlacementWrites, type PlacementWrites } from './placement-writes';
 import { createFillReadModel, createIdempotencyKeyModel, createOrderModel, createWalletReservationModel } from './models';
 import type { FillReadModel, IdempotencyKeyModel, OrderModel, WalletReservationModel } from './models';
 import { ReservationStore } from './reservations';
@@ -36,6 +37,8 @@ export interface OrderContext {
   matcher: MarketMatcher;
   chain: OrderChainPort;
   balances: BalanceCache;
+  /** Placement's database commands, shared by concurrent requests (placement-writes.ts). */
+  placementWrites: PlacementWrites;
   /** Market records for placement checks, kept 1 s (market-record-cache.ts). */
   marketRecords: MarketRecordCache;
   reservationStore: ReservationStore;
@@ -77,6 +80,7 @@ export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): Ord
     matcher: deps.matcher,
     chain: deps.chain,
     marketRecords: new MarketRecordCache(markets),
+    placementWrites: createPlacementWrites(orders),
     balances: deps.balanceCache ?? new BalanceCache(deps.chain, deps.balanceTtlMs ?? DEFAULT_BALANCE_TTL_MS),
     reservationStore: new ReservationStore(reservations, orders, clock),
     idempotencyStore: new IdempotencyStore(idempotency, clock),

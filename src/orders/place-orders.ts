@@ -9,7 +9,6 @@ import type { OrderContext } from './context';
 import type { PlaceOrderItem } from './order.schema';
 import { reject, type OrderRejection } from './order-rejection';
 import { presentPlaced } from './present';
-import { handoffMarkers, markHandoffs } from '../matching/handoff-markers';
 import { collateralAsset, tokenAsset } from './reservations';
 import { timed } from '../logging/stage-timings';
 import { marketKeyOf } from '../matching/market-ids';
@@ -122,9 +121,7 @@ function warmChainReads(ctx: OrderContext, wallet: Address, candidates: Candidat
 
 async function dropAlreadyPlaced(ctx: OrderContext, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
   if (candidates.length === 0) return candidates;
-  // A primary-key lookup: `_id` is the order hash (indexed on every backend).
-  const existing = await ctx.models.orders.find({ _id: { $in: candidates.map((c) => c.orderHash) } }, { _id: 1 }).lean();
-  const placed = new Set(existing.map((o) => String(o._id)));
+  const placed = await ctx.placementWrites.existing(candidates.map((c) => c.orderHash));
   return candidates.filter((c) => {
     if (!placed.has(c.orderHash)) return true;
     results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
@@ -236,25 +233,12 @@ async function persist(ctx: OrderContext, wallet: string, candidates: Candidate[
   if (candidates.length === 0) return [];
   const now = ctx.clock();
   const records = candidates.map((c) => toRecord(c, wallet, now));
-  const documents = records.map((r) => ({ _id: r.order_hash, ...r }));
-  const failed = new Set<number>();
   // Markers first: an order that exists always has one, so a lost hand-off is always found.
-  await timed('place.markers', () => markHandoffs(handoffMarkers(ctx.models.orders.db.db!), records));
-  try {
-    await ctx.models.orders.insertMany(documents, { ordered: false, lean: true });
-  } catch (error) {
-    const writeErrors = (error as { writeErrors?: { index?: number; err?: { index?: number; code?: number }; code?: number }[] }).writeErrors;
-    if (!writeErrors) throw error;
-    for (const e of writeErrors) {
-      const index = e.index ?? e.err?.index;
-      const code = e.code ?? e.err?.code;
-      if (index === undefined || code !== 11000) throw error;
-      failed.add(index);
-    }
-  }
+  await timed('place.markers', () => ctx.placementWrites.mark(records));
+  const inserted = await ctx.placementWrites.insert(records);
   const placed: OrderRecord[] = [];
   for (const [i, c] of candidates.entries()) {
-    if (failed.has(i)) {
+    if (!inserted[i]) {
       // Lost the unique-index race to another request placing the same signed order. The hold
       // (keyed by order hash) stays: it belongs to the order that won, whichever request took it.
       results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });

@@ -1,0 +1,35 @@
+/**
+ * Group commit for a process's concurrent requests: a DataLoader whose next batch waits until the
+ * batch in flight has finished, then takes everything that arrived meanwhile (at most
+ * `maxBatchSize`). Alone, a call goes out at once (next tick); under load, N concurrent requests
+ * share one database command instead of sending N, each of which queued behind the others.
+ * (DataLoader's default batches only what arrives in one tick, which separate HTTP requests
+ * rarely do.) No cache: every call reaches the database.
+ *
+ * The batch function answers per key, in order, a value or an Error (which rejects that key's
+ * call alone); if it throws, every call of the batch rejects.
+ */
+import DataLoader from 'dataloader';
+
+export function coalescingLoader<K, V>(batch: (keys: readonly K[]) => Promise<(V | Error)[]>, maxBatchSize = 500): DataLoader<K, V, K> {
+  let inFlight: Promise<unknown> | null = null;
+  return new DataLoader<K, V, K>(
+    (keys) => {
+      const run = batch(keys);
+      const settled = run.then(() => undefined, () => undefined);
+      inFlight = settled;
+      void settled.then(() => {
+        if (inFlight === settled) inFlight = null;
+      });
+      return run;
+    },
+    {
+      cache: false,
+      maxBatchSize,
+      batchScheduleFn: (dispatch) => {
+        if (inFlight) void inFlight.then(dispatch);
+        else process.nextTick(dispatch);
+      },
+    },
+  );
+}

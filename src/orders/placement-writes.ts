@@ -1,0 +1,69 @@
+/**
+ * The database commands of a placement, shared by the process's concurrent requests: each of the
+ * three goes out as one command for every request that arrived while the previous one was in
+ * flight (`coalescingLoader`). Under a stream of single-order POSTs this is what keeps the
+ * database at a few commands per batch instead of three per order.
+ */
+import type { mongo } from 'mongoose';
+import type { OrderRecord } from '../contracts/order-record';
+import { coalescingLoader } from '../db/coalescing-loader';
+import { handoffMarkers, markHandoffs } from '../matching/handoff-markers';
+import type { OrderModel } from './models';
+
+export interface PlacementWrites {
+  /** Which of `hashes` are orders already (a primary-key lookup: `_id` is the order hash). */
+  existing(hashes: string[]): Promise<Set<string>>;
+  /** Hand-off markers for orders about to be inserted (markers already there are fine). */
+  mark(records: OrderRecord[]): Promise<void>;
+  /** Inserts the orders; per record, true if inserted, false if the order hash was taken. */
+  insert(records: OrderRecord[]): Promise<boolean[]>;
+}
+
+interface WriteError {
+  index?: number;
+  code?: number;
+  err?: { index?: number; code?: number };
+}
+
+export function createPlacementWrites(orders: OrderModel): PlacementWrites {
+  const existing = coalescingLoader(async (hashes: readonly string[]) => {
+    const found = await orders.find({ _id: { $in: [...new Set(hashes)] } }, { _id: 1 }).lean();
+    const placed = new Set(found.map((o) => String(o._id)));
+    return hashes.map((h) => placed.has(h));
+  });
+  const markers = coalescingLoader(async (records: readonly OrderRecord[]) => {
+    await markHandoffs(handoffMarkers(orders.db.db as mongo.Db), [...records]);
+    return records.map(() => true);
+  });
+  const inserts = coalescingLoader(async (records: readonly OrderRecord[]) => {
+    const outcome: (boolean | Error)[] = records.map(() => true);
+    try {
+      await orders.insertMany(records.map((r) => ({ _id: r.order_hash, ...r })), { ordered: false, lean: true });
+    } catch (error) {
+      const writeErrors = (error as { writeErrors?: WriteError[] }).writeErrors;
+      if (!writeErrors) throw error;
+      for (const e of writeErrors) {
+        const index = e.index ?? e.err?.index;
+        if (index === undefined) throw error;
+        // A duplicate lost the unique-index race; any other error fails that order's request alone.
+        outcome[index] = (e.code ?? e.err?.code) === 11000 ? false : new Error(`order insert failed (code ${String(e.code ?? e.err?.code)})`);
+      }
+    }
+    return outcome;
+  });
+  return {
+    existing: async (hashes) => {
+      const found = await existing.loadMany(hashes);
+      return new Set(hashes.filter((h, i) => rethrow(found[i])));
+    },
+    mark: async (records) => {
+      for (const r of await markers.loadMany(records)) rethrow(r);
+    },
+    insert: async (records) => (await inserts.loadMany(records)).map(rethrow),
+  };
+}
+
+function rethrow<V>(value: V | Error): V {
+  if (value instanceof Error) throw value;
+  return value;
+}

@@ -1,0 +1,50 @@
+import { coalescingLoader } from '../../src/db/coalescing-loader';
+
+describe('coalescingLoader (group commit of concurrent calls)', () => {
+  it('when calls arrive while a batch is in flight, then they go out together as the next batch, after it', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const loader = coalescingLoader(async (keys: readonly number[]) => {
+      batches.push([...keys]);
+      if (batches.length === 1) await first;
+      return keys.map((k) => k * 10);
+    });
+    const a = loader.load(1);
+    await new Promise((r) => setTimeout(r, 5)); // batch [1] is now in flight
+    const later = [2, 3, 4].map((k) => loader.load(k));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(batches).toEqual([[1]]); // the others wait for it
+    release();
+    expect(await Promise.all([a, ...later])).toEqual([10, 20, 30, 40]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('when a key\'s answer is an Error, then that call alone rejects; when the batch throws, all of its calls do', async () => {
+    let fail = false;
+    const loader = coalescingLoader(async (keys: readonly number[]) => {
+      if (fail) throw new Error('down');
+      return keys.map((k) => (k === 2 ? new Error('bad 2') : k));
+    });
+    const results = await Promise.allSettled([1, 2, 3].map((k) => loader.load(k)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    fail = true;
+    const failed = await Promise.allSettled([4, 5].map((k) => loader.load(k)));
+    expect(failed.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'ok'))).toEqual(['down', 'down']);
+    fail = false;
+    expect(await loader.load(6)).toBe(6); // a failed batch does not block the next
+  });
+
+  it('when more calls wait than the batch bound, then they go out in batches of at most that many', async () => {
+    const sizes: number[] = [];
+    const loader = coalescingLoader(async (keys: readonly number[]) => {
+      sizes.push(keys.length);
+      return [...keys];
+    }, 3);
+    await Promise.all(Array.from({ length: 7 }, (_, i) => loader.load(i)));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(3);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(7);
+  });
+});

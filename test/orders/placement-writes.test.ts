@@ -1,0 +1,50 @@
+import { useTestDatabase } from '../helpers/test-database';
+import { ACCOUNTS, ONE, insertMarket, place, signedItem, startOrderHarness, type OrderHarness } from './harness';
+
+describe('placement writes shared by concurrent requests', () => {
+  const database = useTestDatabase('orders_group_commit');
+  let h: OrderHarness;
+  beforeAll(async () => {
+    h = await startOrderHarness(database.db);
+  });
+  afterAll(async () => h.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  test('when single-order requests arrive while an insert is in flight, then their orders go out in one insert after it, each answered and persisted once', async () => {
+    const market = await insertMarket(database.db());
+    const wallets = ACCOUNTS.slice(1, 7);
+    for (const w of wallets) h.chain.fund(w.address, 100n * ONE);
+    const orders = h.orders.context.models.orders;
+    const original = orders.insertMany.bind(orders);
+    const sizes: number[] = [];
+    let slowFirst = true;
+    jest.spyOn(orders, 'insertMany').mockImplementation(((docs: unknown[], options: unknown) => {
+      sizes.push(docs.length);
+      if (slowFirst) {
+        slowFirst = false;
+        // The first insert is slow: every other request arrives while it is in flight.
+        return new Promise((resolve) => setTimeout(resolve, 300)).then(() => original(docs as never, options as never));
+      }
+      return original(docs as never, options as never);
+    }) as never);
+    const items = wallets.map((w) => signedItem(w, market, { price: '0.5', size: '1' }));
+    const first = place(h, wallets[0].address, [items[0]]);
+    await new Promise((r) => setTimeout(r, 100));
+    const rest = wallets.slice(1).map((w, i) => place(h, w.address, [items[i + 1]]));
+    const answers = await Promise.all([first, ...rest]);
+    expect(answers.map((a) => a.body.results[0].status)).toEqual(Array(6).fill('OPEN'));
+    expect(sizes).toEqual([1, 5]);
+    const stored = await database.db().collection('orders').countDocuments({ _id: { $in: items.map((i) => i.hash) } as never });
+    expect(stored).toBe(6);
+  });
+
+  test('when two requests place the same signed order at once, then exactly one places it and the other is told it is a duplicate', async () => {
+    const market = await insertMarket(database.db());
+    const [alice] = ACCOUNTS.slice(1, 2);
+    h.chain.fund(alice.address, 100n * ONE);
+    const item = signedItem(alice, market, { price: '0.5', size: '1' });
+    const results = await Promise.all([place(h, alice.address, [item]), place(h, alice.address, [item])]);
+    const outcomes = results.map((r) => r.body.results[0].status ?? r.body.results[0].error.code).sort();
+    expect(outcomes).toEqual(['INVALID_ORDER', 'OPEN']);
+  });
+});
