@@ -17,6 +17,8 @@ export interface ActivityDeps {
   chain?: SettlementChain;
   /** Receipt polling interval of settlement, ms. */
   chainPollMs?: number;
+  /** How long a settlement send waits on for its confirmations before taking the MINED path, ms (default 3000). */
+  confirmWaitMs?: number;
 }
 
 export const NO_PUBLISHER: RealtimePublisher = { publish: () => Promise.resolve() };
@@ -27,7 +29,7 @@ export function createActivities(deps: ActivityDeps) {
   const publisher = deps.publisher ?? NO_PUBLISHER;
   return timedEach({
     ...createMarketActivities({ collections, publisher, logger: deps.logger }),
-    ...createSettlementActivities({ collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs }),
+    ...createSettlementActivities({ collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs }),
   });
 }
 

@@ -96,6 +96,9 @@ export class RecordingPublisher implements RealtimePublisher {
 }
 
 /** Settles instantly and deterministically: tx hash from the batch id, confirmed at once. */
+/** The harness's wait for confirmations (50 ms polls): a receipt unconfirmed longer takes the MINED path. */
+export const CONFIRM_WAIT_MS = 300;
+
 export class FakeChain implements SettlementChain {
   readonly requiredConfirmations = 1;
   readonly sent: { batchId: string; attempt: number; trades: number }[] = [];
@@ -109,7 +112,8 @@ export class FakeChain implements SettlementChain {
   /** While true, receipts stay pending (fills stay PENDING). */
   hold = false;
   /** While true, a transaction's first receipt read has no confirmation yet (fills pass through MINED). */
-  slowConfirmations = false;
+  /** Receipt reads that see no confirmation yet, per transaction (0: confirmed when first read). */
+  slowConfirmations = 0;
   private readonly receiptReads = new Map<string, number>();
   cancelledOnChain = new Set<string>();
 
@@ -142,7 +146,7 @@ export class FakeChain implements SettlementChain {
     if (this.hold) return Promise.resolve({ status: 'pending' });
     const reads = (this.receiptReads.get(txHash) ?? 0) + 1;
     this.receiptReads.set(txHash, reads);
-    return Promise.resolve({ status: 'success', blockNumber: '1', confirmations: this.slowConfirmations && reads === 1 ? 0 : 1 });
+    return Promise.resolve({ status: 'success', blockNumber: '1', confirmations: reads <= this.slowConfirmations ? 0 : 1 });
   }
 
   checkOrder(_chainId: number, _exchange: string, order: OrderRecord): Promise<{ cancelled: boolean; nonceBumped: boolean }> {
@@ -180,7 +184,7 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
       natives.push(native);
       // One bundle per file: webpack once per jest process.
       bundle ??= await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundler });
-      const activities = createActivities({ db, logger, publisher, chain, chainPollMs: 50 });
+      const activities = createActivities({ db, logger, publisher, chain, chainPollMs: 50, confirmWaitMs: CONFIRM_WAIT_MS });
       const worker = await Worker.create({
         connection: native, taskQueue, workflowBundle: bundle,
         // A test "kill": in-flight activities are cancelled at once and the worker stops within seconds.

@@ -54,7 +54,7 @@ describe('settlement and on-chain cancel workflows', () => {
     h.chain.failFirst = 0;
   });
 
-  test('when a receipt arrives before its confirmations, then fills are written MINED, then CONFIRMED; when it arrives confirmed, CONFIRMED at once with MINED still announced', async () => {
+  test('when a receipt waits for its confirmations longer than the send waits on, then fills are written MINED, then CONFIRMED; when they come within the wait, or with the receipt, CONFIRMED at once with MINED still announced', async () => {
     const fillStatuses = (hash: string) => h.publisher.events
       .filter((e) => e.channel === 'user' && e.payload.type === 'fill' && e.payload.fill.order_hash === hash)
       .map((e) => (e.payload as { fill: { settlement_status: string } }).fill.settlement_status);
@@ -64,7 +64,8 @@ describe('settlement and on-chain cancel workflows', () => {
     const activitiesOf = async (settlementId: string) => (await h.client.workflow.getHandle(settlementId).fetchHistory()).events!
       .flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name!] : []));
 
-    h.chain.slowConfirmations = true;
+    // 50 ms polls: 20 unconfirmed reads outlast the harness's CONFIRM_WAIT_MS.
+    h.chain.slowConfirmations = 20;
     try {
       const slow = await matchOne();
       expect(await settled(slow.settlementId)).toMatchObject({ status: 'CONFIRMED' });
@@ -72,7 +73,16 @@ describe('settlement and on-chain cancel workflows', () => {
       expect(await activitiesOf(slow.settlementId)).toEqual(['sendAndAwaitReceipts', 'markFillsOf', 'awaitConfirmationsOf', 'confirmFills']);
       await saveHistory(h, slow.settlementId, 'settlement-two-stages-confirmations.json');
     } finally {
-      h.chain.slowConfirmations = false;
+      h.chain.slowConfirmations = 0;
+    }
+    h.chain.slowConfirmations = 2; // confirmed on the third read, within the wait
+    try {
+      const waited = await matchOne();
+      expect(await settled(waited.settlementId)).toMatchObject({ status: 'CONFIRMED' });
+      expect(fillStatuses(waited.taker.order_hash)).toEqual(['PENDING', 'MINED', 'CONFIRMED']);
+      expect(await activitiesOf(waited.settlementId)).toEqual(['sendAndAwaitReceipts', 'confirmFills']);
+    } finally {
+      h.chain.slowConfirmations = 0;
     }
     const fast = await matchOne();
     expect(await settled(fast.settlementId)).toMatchObject({ status: 'CONFIRMED' });
