@@ -120,8 +120,8 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     const fills: FillRecord[] = [];
     if (batch.trades.length > 0) {
       const marketKey = marketKeyOf(market);
-      // The step's one settlement workflow is `settlement-{settlement_batch}` (operators look it up by fill).
-      const settlementBatch = settlementBatchIdOf(marketKey, batch.trades[0].tradeId);
+      // The settlement workflow carrying the step's trades is `settlement-{settlement_batch}` (operators look it up by fill).
+      const settlementBatch = batch.settlementBatch ?? settlementBatchIdOf(marketKey, batch.trades[0].tradeId);
       for (const t of batch.trades) {
         for (const [leg, other, role] of [[t.maker, t.taker, 'maker'], [t.taker, t.maker, 'taker']] as [TradeLegWrite, TradeLegWrite, 'maker' | 'taker'][]) {
           const _id = fillIdOf(t.tradeId, role);

@@ -51,6 +51,19 @@ export const SETTLEMENT_PER_STEP = 'settlement-per-step';
  */
 export const SETTLEMENT_START_ASYNC = 'settlement-start-async';
 
+/**
+ * Patch id (workflow versioning): settlements are coalesced. At most MAX_SETTLING settlement
+ * children of a run are under way; the trades of the steps in between wait, and go out together in
+ * the next child when one finishes (batches of whole steps, up to MAX_SETTLEMENT_TRADES trades).
+ * Runs recorded before started one child per trading step: under load, 3 children a second, each
+ * with its activities and workflow tasks, for the same transactions.
+ */
+export const SETTLEMENT_COALESCED = 'settlement-coalesced';
+/** Settlement children of one run under way at once: a slow or retrying one does not hold up the rest. */
+export const MAX_SETTLING = 2;
+/** A waiting settlement batch takes further steps while below this many trades (bounds its input and memo). */
+export const MAX_SETTLEMENT_TRADES = 500;
+
 /** Orders placed per step: bounds the step's activity payload (well under 2 MB). */
 export const MAX_PLACE_BATCH = 200;
 const DEFAULT_HISTORY_LIMIT = 4_000;
@@ -74,6 +87,12 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   let engine: Engine | undefined;
   /** Settlement starts not awaited yet (SETTLEMENT_START_ASYNC); all are awaited before continue-as-new. */
   const starting: Promise<unknown>[] = [];
+  /** SETTLEMENT_COALESCED: trades written and waiting for a settlement child, batch by batch (oldest first). */
+  const waitingSettlements: { batchId: string; trades: TradeWrite[] }[] = [];
+  /** Children of this run started and not finished. */
+  let settling = 0;
+  /** A step's write is under way: its batch is not complete, so none may start. */
+  let writing = false;
   let info: MarketInfo = { found: false, status: 'PAUSED', resolution_outcome: null, decimals: 18, fee_rate_bps: 0 };
 
   const answer = async <T extends CancelOutcome | StatusResult>(id: number): Promise<T> => {
@@ -161,42 +180,101 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const ticker = folded.book.length > 0 || folded.trades.length > 0
       ? { seq: book.counters.seq, bestBid: book.bestBid(), bestAsk: book.bestAsk(), lastPrice }
       : null;
-    await step().applyMatchBatch({
-      market, decimals: info.decimals, at: Date.now(), orders: folded.orders, direct, trades: folded.trades,
-      book: folded.book, ticker, counters: { ...book.counters },
-    });
-    if (folded.trades.length > 0) await startSettlement(folded.trades);
+    const coalesced = folded.trades.length > 0 && patched(SETTLEMENT_COALESCED);
+    const settlementBatch = coalesced ? settlementBatchFor(folded.trades) : undefined;
+    writing = true;
+    try {
+      await step().applyMatchBatch({
+        market, decimals: info.decimals, at: Date.now(), orders: folded.orders, direct, trades: folded.trades,
+        book: folded.book, ticker, counters: { ...book.counters }, ...(settlementBatch ? { settlementBatch } : {}),
+      });
+    } finally {
+      writing = false;
+    }
+    // Also after a step without trades: a child that finished during its write started nothing.
+    startWaitingSettlements();
+    if (!coalesced && folded.trades.length > 0) await startSettlement(folded.trades);
   }
 
   /**
-   * One settlement child per step, settling each taker order's `matchOrders(taker, makers)` side by
-   * side. (Runs recorded before that started one child per taker order, one after the other: each
-   * start cost the market a workflow task, and the step's takers queued behind them.)
+   * SETTLEMENT_COALESCED: the batch that will carry `trades` (the newest waiting one while it has
+   * room, else a new one named after their first trade), which they join; its id goes on the fills.
    */
-  async function startSettlement(trades: TradeWrite[]): Promise<void> {
+  function settlementBatchFor(trades: TradeWrite[]): string {
+    const last = waitingSettlements[waitingSettlements.length - 1];
+    if (last && last.trades.length < MAX_SETTLEMENT_TRADES) {
+      last.trades.push(...trades);
+      return last.batchId;
+    }
+    const batchId = settlementBatchIdOf(key, trades[0].tradeId);
+    waitingSettlements.push({ batchId, trades: [...trades] });
+    return batchId;
+  }
+
+  /**
+   * Starts waiting batches while fewer than MAX_SETTLING children are under way (`all`: every one,
+   * before continue-as-new). Runs again whenever a child of this run finishes.
+   */
+  function startWaitingSettlements(all = false): void {
+    while (!writing && waitingSettlements.length > 0 && (all || settling < MAX_SETTLING)) {
+      const { batchId, trades } = waitingSettlements.shift()!;
+      settling += 1;
+      const started = startSettlementChild(batchId, trades);
+      starting.push(started);
+      void started
+        .then((child) => child.result())
+        .catch(() => undefined)
+        .then(() => {
+          settling -= 1;
+          startWaitingSettlements();
+        });
+    }
+  }
+
+  /** The trades by taker order, in order: each group is one `matchOrders(taker, makers)`. */
+  function takerGroupsOf(trades: TradeWrite[]): TradeWrite[][] {
     const groups: TradeWrite[][] = [];
     for (const t of trades) {
       const last = groups[groups.length - 1];
       if (last && last[0].taker.orderHash === t.taker.orderHash) last.push(t);
       else groups.push([t]);
     }
-    const batchIdOf = (group: TradeWrite[]) => settlementBatchIdOf(key, group[0].tradeId);
-    const settlementChild = (batchId: string, settle: Omit<SettlementInput, 'market' | 'batchId'>, options: Pick<ChildWorkflowOptions, 'memo' | 'typedSearchAttributes'>) => startChild(settlementWorkflow, {
+    return groups;
+  }
+  const batchIdOf = (group: TradeWrite[]) => settlementBatchIdOf(key, group[0].tradeId);
+
+  /** A settlement child, started (not awaited); `args` without the market and retry delay. */
+  function settlementChild(batchId: string, settle: Omit<SettlementInput, 'market' | 'batchId'>, options: Pick<ChildWorkflowOptions, 'memo' | 'typedSearchAttributes'>) {
+    return startChild(settlementWorkflow, {
       workflowId: settlementWorkflowId(batchId),
       args: [{ market, batchId, ...settle, retryDelayMs: input.settlementRetryDelayMs }],
       // Settlement outlives this run: continue-as-new must not cancel it.
       parentClosePolicy: ParentClosePolicy.ABANDON,
       ...options,
     });
+  }
+
+  /** One settlement child for `trades`: one group (one `matchOrders`) per taker order, side by side. */
+  function startSettlementChild(batchId: string, trades: TradeWrite[]) {
+    const groups = takerGroupsOf(trades);
+    // The memo lists the batch's taker orders (a search attribute value is limited to 2 KB, ~25
+    // hashes); OrderHash is the first taker, and each fill record names its batch (`settlement_batch`).
+    const takers = groups.map((g) => g[0].taker.orderHash);
+    return settlementChild(batchId, { tradeIds: trades.map((t) => t.tradeId), groups: groups.map((g) => ({ batchId: batchIdOf(g), tradeIds: g.map((t) => t.tradeId) })) }, {
+      memo: { market: key, takers, trades: trades.length },
+      typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: takers[0] }],
+    });
+  }
+
+  /**
+   * Runs before SETTLEMENT_COALESCED: one settlement child per step (SETTLEMENT_PER_STEP), or
+   * before that, one per taker order, one after the other: each start cost the market a workflow
+   * task, and the step's takers queued behind them.
+   */
+  async function startSettlement(trades: TradeWrite[]): Promise<void> {
+    const groups = takerGroupsOf(trades);
     if (patched(SETTLEMENT_PER_STEP)) {
-      const settle = groups.map((group) => ({ batchId: batchIdOf(group), tradeIds: group.map((t) => t.tradeId) }));
-      // The memo lists the batch's taker orders (a search attribute value is limited to 2 KB, ~25
-      // hashes); OrderHash is the first taker, and each fill record names its batch (`settlement_batch`).
-      const takers = groups.map((g) => g[0].taker.orderHash);
-      const started = settlementChild(settle[0].batchId, { tradeIds: trades.map((t) => t.tradeId), groups: settle }, {
-        memo: { market: key, takers, trades: trades.length },
-        typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: takers[0] }],
-      });
+      const started = startSettlementChild(batchIdOf(groups[0]), trades);
       if (!patched(SETTLEMENT_START_ASYNC)) {
         await started;
         return;
@@ -213,6 +291,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       });
     }
   }
+
 
   async function place(hashes: string[]): Promise<void> {
     const load = await step().loadOrdersForPlacement({ market, hashes });
@@ -366,6 +445,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   // handler return. What is left (placements, removals) is carried into the next run, in order.
   for (;;) {
     while (awaitsAnswer()) await run(take());
+    startWaitingSettlements(true); // no trade waits past the run
     await Promise.all(starting.splice(0)); // every settlement started before the run ends
     await condition(() => allHandlersFinished() || awaitsAnswer());
     if (!awaitsAnswer()) break;

@@ -138,6 +138,12 @@ export interface BatchWrite {
   book: BookDeltaWrite[];
   ticker: TickerWrite | null;
   counters: EngineCounters;
+  /**
+   * The settlement batch that will carry this step's trades (its workflow is
+   * `settlement-{settlementBatch}`), written on every fill. Absent (runs before settlements were
+   * coalesced): the step's own batch, from its first trade.
+   */
+  settlementBatch?: string;
 }
 
 export interface StatusWrite {

@@ -169,6 +169,50 @@ describe('settlement and on-chain cancel workflows', () => {
     await saveHistory(h, marketWorkflowId(market), 'market-settle-async.json');
   });
 
+  test('when steps trade while two settlements are under way, then their trades wait and go out together in one later settlement, which every fill of theirs names', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const key = marketKeyOf(market);
+    const makers = await persist(db(), market, Array.from({ length: 4 }, () => ({ wallet: wallet(), side: 'SELL' as const, price: 40, size: '1' })));
+    await matcher.submit(market, makers.map((o) => o.order_hash));
+    await eventually(async () => (await order(makers[3].order_hash))?.book_added_at, 20_000, 'makers resting');
+    const settlementsOf = async () => {
+      const ids: string[] = [];
+      for await (const w of h.client.workflow.list({ query: `WorkflowType = 'settlementWorkflow' AND MarketId = '${key}'` })) ids.push(w.workflowId);
+      return ids.sort();
+    };
+    const takers: Awaited<ReturnType<typeof persist>> = [];
+    h.chain.hold = true; // receipts stay pending: the first two settlements stay under way
+    try {
+      for (let i = 0; i < 4; i++) {
+        // One taker per step: each is matched before the next is handed over.
+        const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 45, size: '1' }]);
+        takers.push(taker);
+        await matcher.submit(market, [taker.order_hash]);
+        await eventually(async () => (await order(taker.order_hash))?.status === 'MATCHED', 20_000, `taker ${i} matched`);
+      }
+      const batchOf = async (hash: string) => (await h.collections.fills.findOne({ order_hash: hash }))?.settlement_batch;
+      const batches = await Promise.all(takers.map((t) => batchOf(t.order_hash)));
+      // Steps 1 and 2 each started a settlement; steps 3 and 4 wait in one batch, named after step 3's trade.
+      expect(new Set(batches).size).toBe(3);
+      expect(batches[2]).toBe(batches[3]);
+      await eventually(async () => ((await settlementsOf()).length === 2 ? true : null), 10_000, 'two settlements listed');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await settlementsOf()).toEqual([settlementWorkflowId(batches[0]!), settlementWorkflowId(batches[1]!)].sort());
+      h.chain.hold = false;
+      await eventually(async () => (await h.collections.orders.countDocuments({ order_hash: { $in: takers.map((t) => t.order_hash) }, status: 'FILLED' })) === 4, 30_000, 'all settled');
+      expect(await settlementsOf()).toEqual(batches.slice(0, 3).map((b) => settlementWorkflowId(b!)).sort());
+      // The waiting batch went out as one settlement with one matchOrders per taker.
+      const third = h.chain.sent.filter((s) => s.batchId.startsWith(key) && s.attempt === 1).map((s) => s.batchId).sort();
+      expect(third).toHaveLength(4);
+      const carried = await h.client.workflow.getHandle(settlementWorkflowId(batches[2]!)).describe();
+      expect(carried.memo).toMatchObject({ market: key, takers: [takers[2].order_hash, takers[3].order_hash], trades: 2 });
+      await saveHistory(h, marketWorkflowId(market), 'market-settle-coalesced.json');
+    } finally {
+      h.chain.hold = false;
+    }
+  });
+
   test('when one step holds 150 takers, then its one settlement starts (memo and search attributes within limits) and settles them all', async () => {
     const market = newMarket();
     await insertMarket(db(), market);
