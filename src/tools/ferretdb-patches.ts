@@ -144,12 +144,141 @@ ${extra}			whereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)
 		}
 	}`;
 
+/**
+ * One SQLite transaction per update command instead of one per changed document, when no
+ * statement can see another's change (each pins its own documents by _id, no upserts). A step's
+ * bulk update of its orders was one transaction per order, and every write transaction on the
+ * database file takes the one SQLite write lock in turn. See `updateBatch` below.
+ */
+const UPDATE_BATCH_GO = `// Added by predex (src/tools/ferretdb-patches.ts); not part of upstream FerretDB.
+
+package handler
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/FerretDB/FerretDB/internal/backends"
+	"github.com/FerretDB/FerretDB/internal/handler/common"
+	"github.com/FerretDB/FerretDB/internal/types"
+)
+
+// updateBatch writes the documents an update command changes in one backend call (one SQLite
+// transaction) at the end of the command, instead of one transaction per changed document. It
+// is on only when no statement can see what another one changed: every statement pins its
+// documents by _id (a value or an $in list of strings or ObjectIDs), no _id is pinned twice, and
+// none upserts. Then every statement reads the documents as they were before the command, as it
+// would have anyway.
+type updateBatch struct {
+	enabled bool
+	c       *batchedCollection
+}
+
+// batchedCollection keeps the documents UpdateAll is given; everything else goes to the backend.
+type batchedCollection struct {
+	backends.Collection
+	docs []*types.Document
+}
+
+// UpdateAll implements backends.Collection by keeping the documents for the batch's flush.
+func (b *batchedCollection) UpdateAll(_ context.Context, params *backends.UpdateAllParams) (*backends.UpdateAllResult, error) {
+	b.docs = append(b.docs, params.Docs...)
+	return &backends.UpdateAllResult{Updated: int32(len(params.Docs))}, nil
+}
+
+func newUpdateBatch(updates []common.Update) *updateBatch {
+	return &updateBatch{enabled: disjointIDUpdates(updates)}
+}
+
+// wrap returns the collection statements should update through.
+func (b *updateBatch) wrap(c backends.Collection) backends.Collection {
+	if !b.enabled {
+		return c
+	}
+	if b.c == nil {
+		b.c = &batchedCollection{Collection: c}
+	}
+	return b.c
+}
+
+// flush writes the kept documents in one backend call.
+func (b *updateBatch) flush(ctx context.Context) error {
+	if b.c == nil || len(b.c.docs) == 0 {
+		return nil
+	}
+	docs := b.c.docs
+	b.c.docs = nil
+	_, err := b.c.Collection.UpdateAll(ctx, &backends.UpdateAllParams{Docs: docs})
+	return err
+}
+
+func disjointIDUpdates(updates []common.Update) bool {
+	seen := map[string]struct{}{}
+	add := func(v any) bool {
+		var key string
+		switch v := v.(type) {
+		case string:
+			key = "s:" + v
+		case types.ObjectID:
+			key = fmt.Sprintf("o:%x", [12]byte(v))
+		default:
+			return false
+		}
+		if _, dup := seen[key]; dup {
+			return false
+		}
+		seen[key] = struct{}{}
+		return true
+	}
+	for _, u := range updates {
+		if u.Upsert || u.Filter == nil {
+			return false
+		}
+		id, err := u.Filter.Get("_id")
+		if err != nil {
+			return false
+		}
+		if doc, ok := id.(*types.Document); ok {
+			if doc.Len() != 1 {
+				return false
+			}
+			list, err := doc.Get("$in")
+			if err != nil {
+				return false
+			}
+			arr, ok := list.(*types.Array)
+			if !ok {
+				return false
+			}
+			for i := 0; i < arr.Len(); i++ {
+				if !add(elementOrNil(arr.Get(i))) {
+					return false
+				}
+			}
+			continue
+		}
+		if !add(id) {
+			return false
+		}
+	}
+	return true
+}
+
+func elementOrNil(v any, err error) any {
+	if err != nil {
+		return nil
+	}
+	return v
+}
+`;
+
 export const FERRETDB_GENERATED_FILES: Record<string, string> = {
   'internal/backends/sqlite/id_pushdown.go': ID_PUSHDOWN_GO,
+  'internal/handler/update_batch.go': UPDATE_BATCH_GO,
 };
 
 /** The per-statement part of the update command's loop, upstream. */
-const UPDATE_STATEMENT = (release: string) => `		closer := iterator.NewMultiCloser()
+const UPDATE_STATEMENT = (release: string, wrap = 'c') => `		closer := iterator.NewMultiCloser()
 ${release ? '' : '		defer closer.Close()\n'}
 		closer.Add(res.Iter)
 
@@ -159,8 +288,15 @@ ${release ? '' : '		defer closer.Close()\n'}
 			iter = common.LimitIterator(iter, closer, 1)
 		}
 
-		result, err := common.UpdateDocument(ctx, c, "update", iter, &u)
+		result, err := common.UpdateDocument(ctx, ${wrap}, "update", iter, &u)
 ${release}		if err != nil {`;
+
+const RELEASE_STATEMENT = `
+		// Patched (predex): release this statement's query, and the pooled SQLite connection it
+		// holds, now rather than when the whole command returns.
+		closer.Close()
+
+`;
 
 export const FERRETDB_PATCHES: SourcePatch[] = [
   {
@@ -192,15 +328,41 @@ export const FERRETDB_PATCHES: SourcePatch[] = [
   {
     file: 'internal/handler/msg_update.go',
     find: UPDATE_STATEMENT(''),
-    replace: UPDATE_STATEMENT(`
-		// Patched (predex): release this statement's query, and the pooled SQLite connection it
-		// holds, now rather than when the whole command returns.
-		closer.Close()
-
-`),
+    replace: UPDATE_STATEMENT(RELEASE_STATEMENT),
     // Each statement's query stayed open (a deferred close inside the loop) until the command
     // returned: an update command (bulkWrite) of ~100 statements exhausted the 100-connection pool
     // and hung for good (measured here: 50 statements 33 ms, 100 never answered).
     why: 'a bulk update of ~100 statements hung the server',
+  },
+  {
+    file: 'internal/handler/msg_update.go',
+    find: UPDATE_STATEMENT(RELEASE_STATEMENT),
+    replace: UPDATE_STATEMENT(RELEASE_STATEMENT, 'batch.wrap(c)'),
+    why: 'every changed document was its own SQLite transaction',
+  },
+  {
+    file: 'internal/handler/msg_update.go',
+    find: `	for _, u := range params.Updates {
+		c, err := db.Collection(params.Collection)`,
+    replace: `	// Patched (predex): see update_batch.go. On an error return, what earlier statements changed is
+	// still written, as upstream had written it statement by statement.
+	batch := newUpdateBatch(params.Updates)
+	defer func() { _ = batch.flush(ctx) }()
+
+	for _, u := range params.Updates {
+		c, err := db.Collection(params.Collection)`,
+    why: 'every changed document was its own SQLite transaction',
+  },
+  {
+    file: 'internal/handler/msg_update.go',
+    find: `	return matched, modified, &upserted, nil
+}`,
+    replace: `	if err := batch.flush(ctx); err != nil {
+		return 0, 0, nil, lazyerrors.Error(err)
+	}
+
+	return matched, modified, &upserted, nil
+}`,
+    why: 'every changed document was its own SQLite transaction',
   },
 ];

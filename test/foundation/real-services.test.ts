@@ -32,7 +32,7 @@ describe('real servers under the tests', () => {
   it('when the embedded tools were built, then they sit in the cache keyed by version', () => {
     if (process.env.TEMPORAL_ADDRESS || process.env.MONGODB_URI) return; // external servers: nothing built
     expect(toolBinaryPath(TEMPORAL_CLI)).toMatch(/temporal-v1\.5\.1\/temporal$/);
-    expect(toolBinaryPath(FERRETDB)).toMatch(/ferretdb-v1\.24\.2-patched3\/ferretdb$/);
+    expect(toolBinaryPath(FERRETDB)).toMatch(/ferretdb-v1\.24\.2-patched4\/ferretdb$/);
     expect(existsSync(toolBinaryPath(TEMPORAL_CLI))).toBe(true);
     expect(existsSync(toolBinaryPath(FERRETDB))).toBe(true);
   });
@@ -74,5 +74,35 @@ describe('the embedded FerretDB build', () => {
     expect(await ids({ status: 'OPEN', $or: [{ n: 1 }, { n: 7 }] })).toEqual(['a1', 'a7']);
     const explained = await db().db!.command({ explain: { find: 'pinned', filter: { market: 'm1', status: { $in: ['OPEN'] } } } });
     expect(explained.filterPushdown).toBe(true);
+  });
+
+  it('when an update command changes many documents, then every statement applies as MongoDB would: its own filter, statements on one document in turn, counts exact', async () => {
+    // The build writes a command's changes in one SQLite transaction when no statement can see
+    // another's (disjoint _ids, no upserts); the answers must be the same either way.
+    type Row = { _id: string; status: string; n: number };
+    const rows = db().collection<Row>('batched_updates');
+    await rows.insertMany(Array.from({ length: 6 }, (_, i) => ({ _id: `u${i}`, status: i === 2 ? 'FILLED' : 'OPEN', n: 0 })));
+    const disjoint = await rows.bulkWrite([
+      { updateOne: { filter: { _id: 'u0', status: 'OPEN' }, update: { $set: { n: 1 } } } },
+      { updateOne: { filter: { _id: 'u1', status: 'OPEN' }, update: { $inc: { n: 2 } } } },
+      { updateOne: { filter: { _id: 'u2', status: 'OPEN' }, update: { $set: { n: 3 } } } }, // filtered out
+      { updateMany: { filter: { _id: { $in: ['u3', 'u4'] } }, update: { $set: { status: 'DONE' } } } },
+      { updateOne: { filter: { _id: 'nope' }, update: { $set: { n: 9 } } } },
+    ], { ordered: false });
+    expect({ matched: disjoint.matchedCount, modified: disjoint.modifiedCount }).toEqual({ matched: 4, modified: 4 });
+    // The same document twice in one command: the second statement sees the first one's change.
+    const twice = await rows.bulkWrite([
+      { updateOne: { filter: { _id: 'u5' }, update: { $inc: { n: 1 } } } },
+      { updateOne: { filter: { _id: 'u5', n: 1 }, update: { $inc: { n: 10 } } } },
+    ]);
+    expect(twice.modifiedCount).toBe(2);
+    expect(await rows.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'u0', status: 'OPEN', n: 1 },
+      { _id: 'u1', status: 'OPEN', n: 2 },
+      { _id: 'u2', status: 'FILLED', n: 0 },
+      { _id: 'u3', status: 'DONE', n: 0 },
+      { _id: 'u4', status: 'DONE', n: 0 },
+      { _id: 'u5', status: 'OPEN', n: 11 },
+    ]);
   });
 });
