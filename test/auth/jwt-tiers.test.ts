@@ -150,3 +150,17 @@ describe('JWT authentication (JWKS URL, asymmetric keys)', () => {
     expect((await whoami(token)).body.code).toBe('AUTH_INVALID');
   });
 });
+
+describe('JWT verifier (HS256 secret)', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('when many tokens are verified, then the shared secret is imported as a key once, and each token is still checked against it', async () => {
+    const { createJwtVerifier } = await import('../../src/auth/jwt-verifier');
+    const imports = jest.spyOn(crypto.subtle, 'importKey');
+    const verifier = createJwtVerifier({ secret: JWT_SECRET });
+    for (let i = 0; i < 3; i++) expect(await verifier.verify(await signJwt(WALLET_A))).toEqual({ wallet: WALLET_A });
+    await expect(verifier.verify(await signJwt(WALLET_A, { secret: 'another-secret-that-is-long-enough-0123456789' }))).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    // The signing above imports its own keys; the verifier's import is the one with usage 'verify'.
+    expect(imports.mock.calls.filter((call) => (call[4] as string[]).includes('verify'))).toHaveLength(1);
+  });
+});
