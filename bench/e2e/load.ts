@@ -72,30 +72,30 @@ export async function closedLoop(api: string, streams: SignedBenchOrder[][][], t
 }
 
 /**
- * Open loop: pair i (a buy and a sell, each its own 1-order request, sent together) is due at
- * t0 + i * 2 / rate, whatever earlier requests are doing; at most `maxInFlight` requests are
+ * Open loop: group i (a buy request and a sell request of `k` orders each, sent together) is due
+ * at t0 + i * 2k / rate, whatever earlier requests are doing; at most `maxInFlight` requests are
  * outstanding (beyond that a send waits, and the delay shows up as `lateSends`).
  */
 export async function openLoop(
-  api: string, pairs: [SignedBenchOrder, SignedBenchOrder][], ordersPerSecond: number, stats: PostStats, observer: MatchObserver, maxInFlight = 256,
+  api: string, groups: [SignedBenchOrder[], SignedBenchOrder[]][], ordersPerSecond: number, stats: PostStats, observer: MatchObserver, maxInFlight = 256,
 ): Promise<{ scheduledAt: Map<string, number>; lateSends: number }> {
-  const interval = 2_000 / ordersPerSecond;
   const scheduledAt = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   let lateSends = 0;
   const t0 = performance.now() + 50;
-  for (const [i, pair] of pairs.entries()) {
-    const due = t0 + i * interval;
+  let due = t0;
+  for (const group of groups) {
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
     if (performance.now() - due > 20) lateSends += 1;
-    for (const order of pair) {
-      scheduledAt.set(order.hash, due);
-      observer.track([order]);
-      const p = postOrders(api, order.trader, [order], stats).finally(() => inFlight.delete(p));
+    for (const batch of group) {
+      for (const order of batch) scheduledAt.set(order.hash, due);
+      observer.track(batch);
+      const p = postOrders(api, batch[0].trader, batch, stats).finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
+    due += ((group[0].length + group[1].length) * 1_000) / ordersPerSecond;
   }
   await Promise.all(inFlight);
   return { scheduledAt, lateSends };

@@ -77,6 +77,15 @@ export function closedLoopStreams(traders: Trader[], markets: BenchMarket[], per
 }
 
 /** Pairs (buy, sell) for one market, rotating over the trader pairs. */
+/** `groups` buy batches and sell batches of `k` orders each, buyer and seller taking turns by pair. */
+export function batchPairStream(traders: Trader[], market: BenchMarket, groups: number, k: number): [SignedBenchOrder[], SignedBenchOrder[]][] {
+  const buyers = traders.filter((t) => t.role === 'buyer');
+  const sellers = traders.filter((t) => t.role === 'seller');
+  const n = Math.min(buyers.length, sellers.length);
+  const batch = (t: Trader) => Array.from({ length: k }, () => signBenchOrder(t, market));
+  return Array.from({ length: groups }, (_, i) => [batch(buyers[i % n]), batch(sellers[i % n])]);
+}
+
 export function pairStream(traders: Trader[], market: BenchMarket, pairs: number): [SignedBenchOrder, SignedBenchOrder][] {
   const buyers = traders.filter((t) => t.role === 'buyer');
   const sellers = traders.filter((t) => t.role === 'seller');
