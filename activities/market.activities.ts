@@ -100,7 +100,8 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     // 0. Engine counters first: if this step is cut short for good (workflow terminated), a cold
     //    start still resumes above every seq and trade number the step may have written.
     const n = batch.counters;
-    await timed('step.counters', () => c.bookStates.updateOne(filter, {
+    // Awaited below, before anything else is written; the read of the makers runs beside it.
+    const countersWritten = timed('step.counters', () => c.bookStates.updateOne(filter, {
       $max: { engine_seq: n.seq, engine_book_seq: n.bookSeq, engine_trade_seq: n.tradeSeq, engine_arrival: n.arrival }, $setOnInsert: { seq: 0 }, $set: { updated_at: at },
     }, { upsert: true })).catch((error: unknown) => {
       if (!isDuplicateKey(error)) throw error;
@@ -114,7 +115,8 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     const placedHere = new Set([...batch.orders.filter((o) => o.placed).map((o) => o.hash), ...batch.direct.map((d) => d.hash)]);
     const kept = loaded.take(marketKeyOf(market), touched.filter((h) => placedHere.has(h)));
     kept.missing.push(...touched.filter((h) => !placedHere.has(h)));
-    const known = [...kept.found, ...(await timed('step.known', () => findByIds(c.orders, kept.missing)))];
+    const [, others] = await Promise.all([countersWritten, timed('step.known', () => findByIds(c.orders, kept.missing))]);
+    const known = [...kept.found, ...others];
     const meta = new Map(known.map((o) => [o.order_hash, o]));
     const fillIdsByOrder = new Map<string, string[]>();
     const fills: FillRecord[] = [];
@@ -138,10 +140,13 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
           });
         }
       }
-      await timed('step.fills', () => insertNew(c.fills, fills));
-      await timed('step.trades', () => insertNew(c.trades, batch.trades.map((t) => ({
-        _id: t.tradeId, trade_id: t.tradeId, ...filter, price: priceOfTicks(t.yesPrice), size: t.size, settlement_status: 'PENDING', created_at: at,
-      }))));
+      // Side by side: both only have to be there before the orders below say MATCHED.
+      await Promise.all([
+        timed('step.fills', () => insertNew(c.fills, fills)),
+        timed('step.trades', () => insertNew(c.trades, batch.trades.map((t) => ({
+          _id: t.tradeId, trade_id: t.tradeId, ...filter, price: priceOfTicks(t.yesPrice), size: t.size, settlement_status: 'PENDING', created_at: at,
+        })))),
+      ]);
     }
 
     // 2. Orders, each guarded by the engine seq that produced its state. `after` is each order as
