@@ -152,9 +152,9 @@ describe('matching recovery', () => {
     all.push(...burst);
     await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === all.length, 30_000, 'burst accepted');
     await expectConsistent(market, all);
-    // Every step's settlement was started (starts are awaited before a run continues as new) and ran.
-    // Every step that traded started its settlement (starts are awaited before a run continues as new;
-    // receipts are held in this file, so they stay running).
+    // Every settlement batch a fill names was started: receipts are held in this file, so the first
+    // two settlements of a run stay under way and later steps' trades wait, and a run starts every
+    // waiting batch (and awaits the starts) before it continues as new.
     const batches = await h.collections.fills.distinct('settlement_batch', { condition_id: market.condition_id });
     expect(batches.length).toBeGreaterThan(1);
     for (const batch of batches) await h.client.workflow.getHandle(settlementWorkflowId(String(batch))).describe();
