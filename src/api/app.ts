@@ -1,4 +1,4 @@
-import express, { Express, Router } from 'express';
+import express, { Express, RequestHandler, Router } from 'express';
 import type { Logger } from '../logging/logger';
 import { correlationId } from './middleware/correlation-id';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
@@ -15,6 +15,8 @@ export interface AppDeps {
   v1Routers?: Router[];
   /** Routers mounted at the root (e.g. /admin, /docs). */
   rootRouters?: Router[];
+  /** Per-address REST rate limit (rate-limits.ts), checked before the body is parsed. */
+  limitByIp?: RequestHandler;
 }
 
 /** Builds the Express app: correlation id, logs, JSON parsing, routes, then the error envelope. */
@@ -24,6 +26,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'extended');
   app.use(correlationId);
   app.use(requestLog(deps.logger));
+  if (deps.limitByIp) app.use(deps.limitByIp);
   app.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
   app.use(healthRoutes(deps.readiness));
   const v1 = Router();

@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { Connection } from 'mongoose';
 import { adminRoutes } from '../admin/admin.routes';
 import { authRoutes } from '../auth/auth.routes';
@@ -33,6 +33,8 @@ export interface ApiModulesDeps {
   statusChanger?: MarketStatusChanger;
   /** last_used_at flush period (default 5 s). */
   apiKeyUsageFlushMs?: number;
+  /** Per-wallet REST rate limit, applied by the auth guards (off when absent). */
+  limitByWallet?: RequestHandler;
 }
 
 /** Everything the issue-4 routes need, built once per process. `close()` flushes API-key usage. */
@@ -59,7 +61,7 @@ export function createApiModules(deps: ApiModulesDeps): ApiModules {
   const apiKeys = createApiKeyService({ model: apiKeyModel, pepper: deps.apiKeyPepper });
   const usage = createApiKeyUsageTracker({ model: apiKeyModel, logger: deps.logger, flushIntervalMs: deps.apiKeyUsageFlushMs });
   usage.start();
-  const guards = createAuthGuards({ jwt: createJwtVerifier(deps.jwt), apiKeys, usage });
+  const guards = createAuthGuards({ jwt: createJwtVerifier(deps.jwt), apiKeys, usage, limitByWallet: deps.limitByWallet });
   const wsTokens: WsTokenDeps = { model: createWsTokenModel(deps.db), uses: createWsTokenUseModel(deps.db), pepper: deps.apiKeyPepper };
   const statusChanger = deps.statusChanger ?? createMongoMarketStatusChanger(store);
   return {

@@ -10,6 +10,8 @@ export interface AuthGuardDeps {
   jwt: JwtVerifier;
   apiKeys: Pick<ApiKeyService, 'authenticate'>;
   usage: Pick<ApiKeyUsageTracker, 'mark'>;
+  /** Per-wallet rate limit (src/api/middleware/rate-limits.ts), run once the wallet is known. */
+  limitByWallet?: RequestHandler;
 }
 
 export interface AuthGuards {
@@ -60,11 +62,12 @@ export function createAuthGuards(deps: AuthGuardDeps): AuthGuards {
 
   const guard =
     (check: (auth: AuthContext) => void): RequestHandler =>
-    async (req: Request, _res: Response, next: NextFunction) => {
+    async (req: Request, res: Response, next: NextFunction) => {
       const auth = await authenticate(req);
       check(auth);
       req.auth = auth;
-      next();
+      if (deps.limitByWallet) deps.limitByWallet(req, res, next);
+      else next();
     };
 
   return {

@@ -93,6 +93,9 @@ export const ENV_SPEC = {
     parse: positiveInt,
     description: 'Log every database command slower than this many ms (command, collection, filter field names); unset: off',
   },
+  RATE_LIMIT_WINDOW_S: { parse: positiveInt, default: 10, description: 'REST rate limit window, seconds' },
+  RATE_LIMIT_PER_WALLET: { parse: nonNegativeInt, default: 1000, description: 'REST requests per window and wallet (JWT or API key), answered 429 RATE_LIMITED beyond; 0: off' },
+  RATE_LIMIT_PER_IP: { parse: nonNegativeInt, default: 3000, description: 'REST requests per window and client address, answered 429 RATE_LIMITED beyond; 0: off' },
   STAGE_TIMINGS_S: {
     parse: positiveInt,
     description: 'Log the hot path\'s stage timings (count, mean, max per stage: order entry, market steps, settlement) every this many seconds; unset: off',

@@ -16,6 +16,7 @@ import { createWorkflowMarketStatusChanger } from '../temporal/market-status-cha
 import { createMarketModel, type MarketRecord } from '../db/models';
 import { startOnchainCancelWatch } from '../temporal/onchain-cancel.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
+import { createRateLimits } from '../api/middleware/rate-limits';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -23,6 +24,7 @@ export interface ApiComposition {
   readiness: ReadinessCheck[];
   socketOptions: ApiServerDeps['socketOptions'];
   attachGateway: ApiServerDeps['attachGateway'];
+  limitByIp: ApiServerDeps['limitByIp'];
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
   const preparer = createChainConditionPreparer(chain);
   const matcher = createMarketMatcherClient(temporal.client, config.TEMPORAL_TASK_QUEUE);
   const markets = createMarketModel(db);
+  const limits = createRateLimits({ windowS: config.RATE_LIMIT_WINDOW_S, perWallet: config.RATE_LIMIT_PER_WALLET, perIp: config.RATE_LIMIT_PER_IP });
   const modules = createApiModules({
     db,
     logger,
@@ -47,6 +50,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     apiKeyPepper: config.API_KEY_PEPPER,
     jwt: { jwksUrl: config.AUTH_JWKS_URL, secret: config.AUTH_JWT_SECRET, issuer: config.AUTH_JWT_ISSUER, audience: config.AUTH_JWT_AUDIENCE },
     adminToken: config.ADMIN_TOKEN,
+    limitByWallet: limits.byWallet,
     // Every status change goes through the market's workflow (decisions section 6).
     statusChanger: createWorkflowMarketStatusChanger(matcher, (chain_id, condition_id) =>
       markets.findOne({ chain_id, condition_id }).lean<MarketRecord>().exec(),
@@ -71,6 +75,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
     rootRouters: buildRootRouters(modules),
     socketOptions: GATEWAY_SOCKET_OPTIONS,
+    limitByIp: limits.byIp,
     attachGateway: (io) =>
       attachGateway(io, {
         db,

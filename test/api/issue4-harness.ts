@@ -1,3 +1,4 @@
+import { createRateLimits, type RateLimitSettings } from '../../src/api/middleware/rate-limits';
 import { Router } from 'express';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
@@ -45,9 +46,11 @@ export async function startHarness(
     chains?: ChainInfo[];
     statusChanger?: MarketStatusChanger;
     flushMs?: number;
+    rateLimits?: RateLimitSettings;
   } = {},
 ): Promise<Harness> {
   const preparer = options.preparer ?? createTestConditionPreparer();
+  const limits = options.rateLimits ? createRateLimits(options.rateLimits) : undefined;
   const modules = createApiModules({
     db,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
@@ -58,6 +61,7 @@ export async function startHarness(
     adminToken: options.adminToken === null ? undefined : (options.adminToken ?? ADMIN_TOKEN),
     statusChanger: options.statusChanger,
     apiKeyUsageFlushMs: options.flushMs ?? 60_000,
+    limitByWallet: limits?.byWallet,
   });
   const probe = Router();
   probe.get('/test/whoami-read', modules.guards.requireL2('read'), (req, res) => {
@@ -73,6 +77,7 @@ export async function startHarness(
     readiness: [],
     v1Routers: [...buildV1Routers(modules), probe],
     rootRouters: buildRootRouters(modules),
+    limitByIp: limits?.byIp,
   });
   return {
     url: api.url,

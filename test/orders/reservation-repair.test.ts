@@ -20,7 +20,7 @@ describe('hold repair on a shortfall', () => {
     const finds = jest.spyOn(orders, 'find');
     const next = await store.reserve({ ...where, available: 1_200n, items: [{ order_hash: '0xnew', units: 500n }] });
     expect(next.accepted.has('0xnew')).toBe(true);
-    const lookups = finds.mock.calls.map((call) => ((call[0] as { _id: { $in: string[] } })._id.$in).length);
+    const lookups = finds.mock.calls.map((call) => ((call[0] as unknown as { _id: { $in: string[] } })._id.$in).length);
     expect(lookups).toEqual([REPAIR_IDS_PER_QUERY, REPAIR_IDS_PER_QUERY, 1_200 - 2 * REPAIR_IDS_PER_QUERY]);
     expect(await store.held(where.wallet, where.chainId, where.asset)).toBe(600n + 500n);
   });
