@@ -19,7 +19,7 @@ import type {
   TradeLegWrite,
 } from '../src/matching/payloads';
 import { timed } from '../src/logging/stage-timings';
-import { presentFill, presentOrder, presentTicker, presentTrade, priceOfTicks } from '../src/matching/present';
+import { presentFill, presentOrder, presentTicker, priceOfTicks } from '../src/matching/present';
 
 export interface MarketActivityDeps {
   collections: MatchingCollections;
@@ -225,9 +225,8 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
         payload: { type: 'delta', seq: delta.bookSeq, changes: delta.changes.map((ch) => ({ side: ch.side, price: priceOfTicks(ch.price), remainingSize: shares(ch.remaining) })) },
       });
     }
-    for (const t of batch.trades) {
-      marketEvents.push({ channel: 'trades', ...filter, payload: presentTrade({ trade_id: t.tradeId, ...filter, yesPrice: t.yesPrice, sizeUnits: t.size, at: batch.at }, decimals) });
-    }
+    // No `trades` print here: a print goes out when its trade settles (settlement.activities.ts),
+    // as REST lists only settled prints; the ticker's last price moves at once.
     if (batch.ticker) marketEvents.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
     await Promise.all([userPublished, publishSafely(marketEvents, market)]);
   }

@@ -10,7 +10,7 @@ import type { mongo } from 'mongoose';
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { fillIdOf, fillIdsOf, type MarketRef } from '../src/matching/market-ids';
 import type { SettlementGroup } from '../src/matching/payloads';
-import { presentFill, presentOrder } from '../src/matching/present';
+import { presentFill, presentOrder, presentSettledTrade } from '../src/matching/present';
 import { SettlementChainError, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade } from '../src/settlement/settlement-chain';
 import { reserveOf } from './market.activities';
 
@@ -242,6 +242,10 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     const unsettled = { settlement_status: { $nin: FINAL } };
     const groups = q.groups.filter((g) => g.tradeIds.length > 0);
     if (groups.length === 0) return [];
+    // The public prints this write confirms (read before it: a retried write prints nothing twice).
+    const printing = q.status === 'CONFIRMED'
+      ? (await findByIds(c.trades, groups.flatMap((g) => g.tradeIds))).filter((t) => t.settlement_status !== 'CONFIRMED')
+      : [];
     await c.fills.bulkWrite(groups.map((g) => ({
       updateMany: {
         filter: { _id: { $in: fillIdsOf(g.tradeIds) }, ...unsettled },
@@ -258,6 +262,12 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
         if (status !== q.status && f.settlement_status !== q.status) continue;
         events.push({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(status === q.status ? f : { ...f, settlement_status: status }) } });
       }
+    }
+    const takerFillOf = new Map(fills.filter((f) => f.role === 'taker').map((f) => [f.trade_id, f]));
+    for (const t of printing) {
+      const fill = takerFillOf.get(String(t._id));
+      if (!fill) continue;
+      events.push({ channel: 'trades', chain_id: fill.chain_id, condition_id: fill.condition_id, payload: presentSettledTrade(t, fill) });
     }
     await publish(events);
     return fills;

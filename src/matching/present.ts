@@ -27,10 +27,14 @@ export function presentFill(f: FillRecord): Record<string, unknown> {
   };
 }
 
-export function presentTrade(t: { trade_id: string; chain_id: number; condition_id: string; yesPrice: number; sizeUnits: string; at: number }, decimals: number): Record<string, unknown> {
+/**
+ * A settled print as REST's GET /markets/{id}/trades shows it (the `trades` socket channel): the
+ * stored trade's YES price and match time, the size in shares from its taker fill.
+ */
+export function presentSettledTrade(trade: { _id?: unknown; price?: unknown; created_at?: unknown }, takerFill: { trade_id: string; chain_id: number; condition_id: string; size: string }): Record<string, unknown> {
   return {
-    trade_id: t.trade_id, condition_id: t.condition_id, chain_id: t.chain_id, price: priceOfTicks(t.yesPrice),
-    size: formatCanonical(BigInt(t.sizeUnits), decimals), created_at: new Date(t.at).toISOString(),
+    trade_id: takerFill.trade_id, condition_id: takerFill.condition_id, chain_id: takerFill.chain_id, price: String(trade.price),
+    size: takerFill.size, created_at: new Date(trade.created_at as Date).toISOString(),
   };
 }
 

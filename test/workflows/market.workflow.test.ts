@@ -63,7 +63,8 @@ describe('market workflow', () => {
     const mine = h.publisher.events.filter((e) => 'condition_id' in e && e.condition_id === market.condition_id);
     const deltas = mine.filter((e) => e.channel === 'book').map((e) => e.payload as { seq: number });
     expect(deltas.map((d) => d.seq)).toEqual([1, 2]);
-    expect(mine.filter((e) => e.channel === 'trades')).toHaveLength(1);
+    // The public print waits for settlement (REST lists settled prints only); the ticker moved at once.
+    expect(mine.filter((e) => e.channel === 'trades')).toHaveLength(0);
     const userOrders = h.publisher.events.filter((e) => e.channel === 'user' && e.payload.type === 'order' && (e.payload.order.order_hash === buy.order_hash));
     expect(userOrders.map((e) => (e.payload as { order: { status: string } }).order.status)).toContain('MATCHED');
 
@@ -74,6 +75,12 @@ describe('market workflow', () => {
     expect(settled.every((f) => f.settlement_status === 'CONFIRMED' && f.tx_hash.startsWith('0x'))).toBe(true);
     expect((await order(sell.order_hash))?.status).toBe('PARTIALLY_FILLED');
     expect((await order(buy.order_hash))?.reserved_units).toBe('0');
+    // Settled: one print, as REST shows it (YES price, size in shares, match time).
+    const prints = h.publisher.events.filter((e) => e.channel === 'trades' && e.condition_id === market.condition_id).map((e) => e.payload);
+    expect(prints).toEqual([{
+      trade_id: trades[0].trade_id, condition_id: market.condition_id, chain_id: market.chain_id, price: '0.6', size: '4',
+      created_at: (trades[0].created_at as Date).toISOString(),
+    }]);
 
     await saveHistory(h, marketWorkflowId(market), 'market-match.json');
   });
