@@ -1,5 +1,6 @@
 /**
- * Settlement of one match batch (`settlement-{batchId}`, one per matching step): one `matchOrders`
+ * Settlement of one match batch (`settlement-{batchId}`: the trades of one or more consecutive
+ * matching steps, see SETTLEMENT_COALESCED in market.workflow.ts): one `matchOrders`
  * call per taker order (a group): send it, wait for the receipt and the confirmations, and move
  * its fills PENDING -> MINED -> CONFIRMED (RETRYING while a failed send is retried; FAILED after
  * MAX_ATTEMPTS). Orders go MATCHED -> FILLED once every fill of theirs is CONFIRMED, or
