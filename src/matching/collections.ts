@@ -122,7 +122,7 @@ export function isDuplicateKey(error: unknown): boolean {
 }
 
 /** Primary-key lookups per query: FerretDB narrows an `_id: {$in}` of at most 1,000 values by its index. */
-const IDS_PER_QUERY = 500;
+export const IDS_PER_QUERY = 500;
 
 /** The documents with these `_id`s (any number), in chunks the store looks up by key. */
 export async function findByIds<T extends Document>(collection: Collection<T>, ids: string[]): Promise<WithId<T>[]> {

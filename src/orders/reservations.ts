@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { mongo } from 'mongoose';
+import type { OrderRecord } from '../contracts/order-record';
 import { AppError } from '../errors';
+import { findByIds } from '../matching/collections';
 import type { OrderModel } from './models/order.model';
 import type { ReservationHold, WalletReservationModel, WalletReservationRecord } from './models/wallet-reservation.model';
 
 /** A hold of an order whose document never appeared (a crash between reserve and insert) is dropped after this. */
 export const ORPHAN_HOLD_MS = 60_000;
-/** Order lookups per query in the hold repair (FerretDB uses the `_id` index for at most 1,000). */
-export const REPAIR_IDS_PER_QUERY = 500;
 /** Old versions kept per key (for audit); older ones are deleted now and then. */
 const KEEP_VERSIONS = 20;
 const MAX_ATTEMPTS = 100;
@@ -321,13 +321,8 @@ export class ReservationStore {
     const { holds } = await this.head(key);
     const hashes = Object.keys(holds);
     if (hashes.length === 0) return false;
-    // Primary-key queries (`_id` is the order hash) of at most 500 ids each: FerretDB narrows an
-    // `_id: {$in}` by its index only up to 1,000 values, and would read the whole collection beyond.
-    const orders: { order_hash: string; reserved_units: string }[] = [];
-    for (let i = 0; i < hashes.length; i += REPAIR_IDS_PER_QUERY) {
-      const chunk = hashes.slice(i, i + REPAIR_IDS_PER_QUERY);
-      orders.push(...(await this.orders.find({ _id: { $in: chunk } }, { order_hash: 1, reserved_units: 1 }).lean()));
-    }
+    // Primary-key queries (`_id` is the order hash) in chunks FerretDB narrows by its index.
+    const orders = await findByIds(this.orders.collection as unknown as mongo.Collection<OrderRecord>, hashes);
     const truth = new Map(orders.map((o) => [o.order_hash, BigInt(o.reserved_units)]));
     let changed = false;
     await this.change(key, where, (current) => {

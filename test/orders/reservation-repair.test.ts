@@ -1,5 +1,6 @@
 import { createOrderModel, createWalletReservationModel } from '../../src/orders/models';
-import { REPAIR_IDS_PER_QUERY, ReservationStore } from '../../src/orders/reservations';
+import { IDS_PER_QUERY } from '../../src/matching/collections';
+import { ReservationStore } from '../../src/orders/reservations';
 import { useTestDatabase } from '../helpers/test-database';
 
 describe('hold repair on a shortfall', () => {
@@ -17,11 +18,11 @@ describe('hold repair on a shortfall', () => {
     await database.db().collection('orders').insertMany(
       hashes.map((h, i) => ({ _id: h, order_hash: h, reserved_units: i < 600 ? '0' : '1' })) as never[],
     );
-    const finds = jest.spyOn(orders, 'find');
+    const finds = jest.spyOn(orders.collection, 'find');
     const next = await store.reserve({ ...where, available: 1_200n, items: [{ order_hash: '0xnew', units: 500n }] });
     expect(next.accepted.has('0xnew')).toBe(true);
     const lookups = finds.mock.calls.map((call) => ((call[0] as unknown as { _id: { $in: string[] } })._id.$in).length);
-    expect(lookups).toEqual([REPAIR_IDS_PER_QUERY, REPAIR_IDS_PER_QUERY, 1_200 - 2 * REPAIR_IDS_PER_QUERY]);
+    expect(lookups).toEqual([IDS_PER_QUERY, IDS_PER_QUERY, 1_200 - 2 * IDS_PER_QUERY]);
     expect(await store.held(where.wallet, where.chainId, where.asset)).toBe(600n + 500n);
   });
 });
