@@ -113,7 +113,8 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     // Only the orders this step placed (or ended at once) can come from its load (LoadedOrders);
     // the makers they met are read, as settlement may have written them since.
     const placedHere = new Set([...batch.orders.filter((o) => o.placed).map((o) => o.hash), ...batch.direct.map((d) => d.hash)]);
-    const kept = loaded.take(marketKeyOf(market), touched.filter((h) => placedHere.has(h)));
+    const marketKey = marketKeyOf(market);
+    const kept = loaded.take(marketKey, touched.filter((h) => placedHere.has(h)));
     kept.missing.push(...touched.filter((h) => !placedHere.has(h)));
     const [, others] = await Promise.all([countersWritten, timed('step.known', () => findByIds(c.orders, kept.missing))]);
     const known = [...kept.found, ...others];
@@ -121,7 +122,6 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     const fillIdsByOrder = new Map<string, string[]>();
     const fills: FillRecord[] = [];
     if (batch.trades.length > 0) {
-      const marketKey = marketKeyOf(market);
       // The settlement workflow carrying the step's trades is `settlement-{settlement_batch}` (operators look it up by fill).
       const settlementBatch = batch.settlementBatch ?? settlementBatchIdOf(marketKey, batch.trades[0].tradeId);
       for (const t of batch.trades) {

@@ -89,12 +89,25 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     return chain.findMatchOfTaker(market.chain_id, exchange, trades[0].taker.order.order_hash);
   }
 
-  async function submit(batchId: string, market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[] | string): Promise<SendOutcome> {
-    if (typeof trades === 'string') return { ok: false, transient: false, message: trades };
+  /**
+   * A group before anything is sent: its outcome when its trades are incomplete, its match is
+   * mined already or the chain could not be asked; else the trades to send.
+   */
+  async function beforeSend(batchId: string, market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[] | string): Promise<{ outcome: SendOutcome } | { send: SettlementTrade[] }> {
+    if (typeof trades === 'string') return { outcome: { ok: false, transient: false, message: trades } };
     try {
       const mined = await alreadyMined(market, exchange, attempt, trades);
-      if (mined) return { ok: true, txHash: mined };
-      return { ok: true, txHash: await chain.submitMatch({ batchId, attempt, chain_id: market.chain_id, exchange, trades }) };
+      return mined ? { outcome: { ok: true, txHash: mined } } : { send: trades };
+    } catch (error) {
+      return { outcome: failure(error, batchId, attempt) };
+    }
+  }
+
+  async function submit(batchId: string, market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[] | string): Promise<SendOutcome> {
+    const ready = await beforeSend(batchId, market, exchange, attempt, trades);
+    if ('outcome' in ready) return ready.outcome;
+    try {
+      return { ok: true, txHash: await chain.submitMatch({ batchId, attempt, chain_id: market.chain_id, exchange, trades: ready.send }) };
     } catch (error) {
       return failure(error, batchId, attempt);
     }
@@ -119,18 +132,9 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     const [trades, exchange] = await Promise.all([tradesOf(q.groups), exchangeOf(q.market)]);
     const outcomes: Record<string, SendOutcome> = {};
     const checked = await Promise.all(q.groups.map(async (group) => {
-      const t = trades.get(group.batchId)!;
-      if (typeof t === 'string') {
-        outcomes[group.batchId] = { ok: false, transient: false, message: t };
-        return null;
-      }
-      try {
-        const mined = await alreadyMined(q.market, exchange, q.attempt, t);
-        if (!mined) return { group, trades: t };
-        outcomes[group.batchId] = { ok: true, txHash: mined };
-      } catch (error) {
-        outcomes[group.batchId] = failure(error, group.batchId, q.attempt);
-      }
+      const ready = await beforeSend(group.batchId, q.market, exchange, q.attempt, trades.get(group.batchId)!);
+      if ('send' in ready) return { group, trades: ready.send };
+      outcomes[group.batchId] = ready.outcome;
       return null;
     }));
     const toSend = checked.filter((c): c is { group: SettlementGroup; trades: SettlementTrade[] } => c !== null);
@@ -242,17 +246,15 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     const unsettled = { settlement_status: { $nin: FINAL } };
     const groups = q.groups.filter((g) => g.tradeIds.length > 0);
     if (groups.length === 0) return [];
+    const tradeIds = groups.flatMap((g) => g.tradeIds);
     // The public prints this write confirms (read before it: a retried write prints nothing twice).
-    const printing = q.status === 'CONFIRMED'
-      ? (await findByIds(c.trades, groups.flatMap((g) => g.tradeIds))).filter((t) => t.settlement_status !== 'CONFIRMED')
-      : [];
+    const printing = q.status === 'CONFIRMED' ? (await findByIds(c.trades, tradeIds)).filter((t) => t.settlement_status !== 'CONFIRMED') : [];
     await c.fills.bulkWrite(groups.map((g) => ({
       updateMany: {
         filter: { _id: { $in: fillIdsOf(g.tradeIds) }, ...unsettled },
         update: { $set: { settlement_status: q.status, updated_at: now, ...(g.txHash ? { tx_hash: g.txHash } : {}) } },
       },
     })), { ordered: false });
-    const tradeIds = groups.flatMap((g) => g.tradeIds);
     if (FINAL.includes(q.status)) await c.trades.updateMany({ _id: { $in: tradeIds }, ...unsettled }, { $set: { settlement_status: q.status } });
     const fills = await findByIds(c.fills, fillIdsOf(tradeIds));
     const events: RealtimeEvent[] = [];
