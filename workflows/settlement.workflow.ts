@@ -132,15 +132,12 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
     }
     if (failed.length > 0) {
       await db.markFillsOf({ groups: marks(failed), status: 'FAILED' });
-      const { resting } = await db.finishOrders({ tradeIds: failed.flatMap((group) => group.tradeIds), failed: true });
-      if (resting.length > 0) {
-        await getExternalWorkflowHandle(marketWorkflowId(input.market)).signal(removeOrdersSignal, { hashes: resting, reason: 'SETTLEMENT_FAILED' });
-      }
+      await finishFailed(db, input, failed.flatMap((group) => group.tradeIds));
       for (const group of failed) results.set(group.batchId, { status: 'FAILED', txHash: txOf(group), attempts: attempt });
     }
     if (again.length > 0) {
       await db.markFillsOf({ groups: marks(again), status: 'RETRYING' });
-      await sleep(Math.min(60_000, (input.retryDelayMs ?? 2_000) * 2 ** (attempt - 1)));
+      await sleep(retryDelayMs(input, attempt));
     }
     pending = again;
   }
@@ -170,13 +167,25 @@ async function settleGroup({ db, chain, waits }: Stages, input: Input, { batchId
     }
     if (attempt >= MAX_SETTLEMENT_ATTEMPTS) break;
     await db.markFills({ tradeIds, status: 'RETRYING', txHash });
-    await sleep(Math.min(60_000, (input.retryDelayMs ?? 2_000) * 2 ** (attempt - 1)));
+    await sleep(retryDelayMs(input, attempt));
   }
   await db.markFills({ tradeIds, status: 'FAILED', txHash });
+  await finishFailed(db, input, tradeIds);
+  return { status: 'FAILED', txHash, attempts: attempt };
+}
+
+/** The wait before send `attempt + 1`: doubling from `retryDelayMs` (default 2 s), at most a minute. */
+function retryDelayMs(input: Input, attempt: number): number {
+  return Math.min(60_000, (input.retryDelayMs ?? 2_000) * 2 ** (attempt - 1));
+}
+
+/**
+ * The orders of trades that failed for good: MATCH_FAILED, holds released; orders still on the book
+ * leave it through their market's workflow (the book's only writer).
+ */
+async function finishFailed(db: SettlementActivities, input: Input, tradeIds: string[]): Promise<void> {
   const { resting } = await db.finishOrders({ tradeIds, failed: true });
   if (resting.length > 0) {
-    // Orders still on the book leave it through their market's workflow (the book's only writer).
     await getExternalWorkflowHandle(marketWorkflowId(input.market)).signal(removeOrdersSignal, { hashes: resting, reason: 'SETTLEMENT_FAILED' });
   }
-  return { status: 'FAILED', txHash, attempts: attempt };
 }
