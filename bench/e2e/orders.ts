@@ -76,8 +76,7 @@ export function closedLoopStreams(traders: Trader[], markets: BenchMarket[], per
   });
 }
 
-/** Pairs (buy, sell) for one market, rotating over the trader pairs. */
-/** `groups` buy batches and sell batches of `k` orders each, buyer and seller taking turns by pair. */
+/** `groups` buy batches and sell batches of `k` orders each for one market, rotating over the trader pairs. */
 export function batchPairStream(traders: Trader[], market: BenchMarket, groups: number, k: number): [SignedBenchOrder[], SignedBenchOrder[]][] {
   const buyers = traders.filter((t) => t.role === 'buyer');
   const sellers = traders.filter((t) => t.role === 'seller');
@@ -86,9 +85,7 @@ export function batchPairStream(traders: Trader[], market: BenchMarket, groups: 
   return Array.from({ length: groups }, (_, i) => [batch(buyers[i % n]), batch(sellers[i % n])]);
 }
 
+/** Pairs (buy, sell) for one market: `batchPairStream` with one order a side. */
 export function pairStream(traders: Trader[], market: BenchMarket, pairs: number): [SignedBenchOrder, SignedBenchOrder][] {
-  const buyers = traders.filter((t) => t.role === 'buyer');
-  const sellers = traders.filter((t) => t.role === 'seller');
-  const n = Math.min(buyers.length, sellers.length);
-  return Array.from({ length: pairs }, (_, i) => [signBenchOrder(buyers[i % n], market), signBenchOrder(sellers[i % n], market)]);
+  return batchPairStream(traders, market, pairs, 1).map(([[buy], [sell]]) => [buy, sell]);
 }

@@ -41,7 +41,8 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     ...(process.env.E2E_STAGE_TIMINGS_S ? { STAGE_TIMINGS_S: process.env.E2E_STAGE_TIMINGS_S } : {}),
     // E2E_SLOW_MS: the service logs database commands slower than this (MONGODB_SLOW_MS).
     ...(process.env.E2E_SLOW_MS ? { MONGODB_SLOW_MS: process.env.E2E_SLOW_MS } : {}),
-    // E2E_NODE_OPTIONS: NODE_OPTIONS for the service's Node processes (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
+    // E2E_NODE_OPTIONS: NODE_OPTIONS for the service's Node processes (e.g. `--require ./profile.js`;
+    // Node refuses `--cpu-prof` there).
     ...(process.env.E2E_NODE_OPTIONS ? { NODE_OPTIONS: process.env.E2E_NODE_OPTIONS } : {}),
   };
   const child = spawn(process.execPath, [SUPERVISOR], { env, stdio: ['ignore', 'pipe', 'pipe'] });
