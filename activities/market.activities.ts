@@ -7,7 +7,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { mongo } from 'mongoose';
-import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime-publisher';
+import { holdLevelOf, type RealtimeEvent, type RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import { formatCanonical } from '../src/money';
 import { onlyDuplicateKeys } from '../src/db/duplicate-keys';
@@ -180,6 +180,9 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
       orderOps.push({ updateOne: { filter: { _id: d.hash, handoff: 'PENDING', status: 'OPEN' }, update: { $set: set } } });
     }
     await timed('step.orders', () => bulk(c.orders, orderOps));
+    // The orders this step took are handed over for good: their markers go now, so the hand-off
+    // sweeper reads only lost hand-offs (it otherwise read every order once, 2 s after placing).
+    const markersDone = placedHere.size > 0 ? timed('step.markers', () => c.handoffs.deleteMany({ _id: { $in: [...placedHere] } })) : undefined;
 
     // 3. The traders' events as soon as their orders and fills are written (the matched event is
     //    what a trader waits for); sent while the market rows below are written.
@@ -189,6 +192,9 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
       if (o) userEvents.push({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } });
     }
     for (const f of fills) userEvents.push({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(f) } });
+    // What the orders reserve now, for order entry's holds (an order just placed still holds what it reserved).
+    const holds = [...after.values()].filter((o) => o.status !== 'OPEN').map(holdLevelOf);
+    if (holds.length > 0) userEvents.push({ channel: 'holds', holds });
     const userPublished = publishSafely(userEvents, market);
 
     // 4. Book levels (final value per level in this step), the book seq and engine counters, the ticker.
@@ -228,7 +234,7 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     // No `trades` print here: a print goes out when its trade settles (settlement.activities.ts),
     // as REST lists only settled prints; the ticker's last price moves at once.
     if (batch.ticker) marketEvents.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
-    await Promise.all([userPublished, publishSafely(marketEvents, market)]);
+    await Promise.all([userPublished, publishSafely(marketEvents, market), markersDone]);
   }
 
   async function publishSafely(events: RealtimeEvent[], market: MarketRef): Promise<void> {

@@ -4,7 +4,7 @@
  * recomputed sums) so retries never double-apply.
  */
 import { Context } from '@temporalio/activity';
-import type { RealtimeEvent, RealtimePublisher } from '../src/contracts/realtime-publisher';
+import { holdLevelOf, type HoldLevel, type RealtimeEvent, type RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import type { mongo } from 'mongoose';
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
@@ -298,6 +298,7 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     const resting: string[] = [];
     const changed: StoredOrder[] = [];
     const writes: mongo.AnyBulkWriteOperation<StoredOrder>[] = [];
+    const holds: HoldLevel[] = [];
     for (const o of orders) {
       const own = fillsByOrder.get(o.order_hash) ?? [];
       const settled = own.filter((f) => FINAL.includes(f.settlement_status)).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
@@ -315,11 +316,14 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
       const from = status !== o.status ? { status: 'MATCHED' as const } : {};
       writes.push({ updateOne: { filter: { _id: o.order_hash, ...from }, update: { $set: { status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now } } } });
       if (status !== o.status) changed.push({ ...o, status, updated_at: now });
+      holds.push(holdLevelOf({ ...o, reserved_units: reserved.toString() }));
     }
     // One bulk write; a status move is guarded by `from`, so a retry (status already moved) changes
     // nothing, and reads the moved status above, so it publishes nothing twice.
     if (writes.length > 0) await c.orders.bulkWrite(writes, { ordered: false });
-    await publish(changed.map((o) => ({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } })));
+    const events: RealtimeEvent[] = changed.map((o) => ({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } }));
+    if (holds.length > 0) events.push({ channel: 'holds', holds });
+    await publish(events);
     return { resting };
   }
 

@@ -3,11 +3,42 @@
  * Payloads are already in their wire shapes (the REST Order record, Fill, Public trade, tickers),
  * with decimal strings for money.
  */
-export type RealtimeEvent =
+export type DeliveredEvent =
   | { channel: 'book'; chain_id: number; condition_id: string; payload: { type: 'delta'; seq: number; changes: { side: 'bid' | 'ask'; price: string; remainingSize: string }[] } }
   | { channel: 'ticker'; chain_id: number; condition_id: string; payload: Record<string, unknown> }
   | { channel: 'trades'; chain_id: number; condition_id: string; payload: Record<string, unknown> }
   | { channel: 'user'; wallet: string; payload: { type: 'order'; order: Record<string, unknown> } | { type: 'fill'; fill: Record<string, unknown> } };
+
+/**
+ * What an order reserves after a write of the matcher or of settlement (`reserved_units`, with
+ * what names the reservation key). Never delivered to a socket: order entry lowers its holds from
+ * it without reading the order back.
+ */
+export interface HoldLevel {
+  order_hash: string;
+  wallet: string;
+  chain_id: number;
+  condition_id: string;
+  side: 'BUY' | 'SELL';
+  token_id: string;
+  reserved_units: string;
+}
+
+/** Internal: the hold levels of one write, for the API processes' order entry (not routed to sockets). */
+export interface HoldsEvent {
+  channel: 'holds';
+  holds: HoldLevel[];
+}
+
+export type RealtimeEvent = DeliveredEvent | HoldsEvent;
+
+/** The hold level of an order record as just written. */
+export function holdLevelOf(o: HoldLevel): HoldLevel {
+  return {
+    order_hash: o.order_hash, wallet: o.wallet, chain_id: o.chain_id, condition_id: o.condition_id, side: o.side, token_id: o.token_id,
+    reserved_units: o.reserved_units,
+  };
+}
 
 export interface RealtimePublisher {
   /** Publishes in order; resolves when handed to the fan-out (not when every socket got it). */

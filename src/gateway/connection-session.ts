@@ -1,11 +1,11 @@
 import type { Socket } from 'socket.io';
-import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import type { DeliveredEvent } from '../contracts/realtime-publisher';
 import type { Logger } from '../logging/logger';
 import type { BookSnapshotReader } from './book-snapshot';
 import type { GatewayLimits } from './limits';
 import type { MarketRef } from './market-directory';
 
-type BookDelta = Extract<RealtimeEvent, { channel: 'book' }>['payload'];
+type BookDelta = Extract<DeliveredEvent, { channel: 'book' }>['payload'];
 
 /** One book subscription: a snapshot, then deltas with seq exactly one above the last sent. */
 interface BookSubscription {
@@ -117,7 +117,7 @@ export class ConnectionSession {
   }
 
   /** Delivers one published event routed to this session under subscription `key`. */
-  deliver(key: string, event: RealtimeEvent): void {
+  deliver(key: string, event: DeliveredEvent): void {
     const sub = this.subscriptions.get(key);
     if (!sub || this.closed) return;
     switch (event.channel) {

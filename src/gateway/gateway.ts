@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Server, Socket } from 'socket.io';
-import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import type { DeliveredEvent, RealtimeEvent } from '../contracts/realtime-publisher';
 import { AppError, ErrorCode, isAppError } from '../errors';
 import type { Logger } from '../logging/logger';
 import { validateOrThrow } from '../validation/ajv';
@@ -48,7 +48,7 @@ const marketKey = (channel: string, market: MarketRef) => `${channel}:${market.c
 const userKey = (wallet: string) => `user:${wallet.toLowerCase()}`;
 
 /** The routing key a published event fans out under. */
-function keyOf(event: RealtimeEvent): string {
+function keyOf(event: DeliveredEvent): string {
   return event.channel === 'user' ? userKey(event.wallet) : marketKey(event.channel, { chain_id: event.chain_id, condition_id: event.condition_id.toLowerCase() });
 }
 
@@ -79,6 +79,7 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
   function dispatch(event: RealtimeEvent): void {
     try {
       deps.onEvent?.(event);
+      if (event.channel === 'holds') return; // internal: for order entry only
       const key = keyOf(event);
       for (const session of routes.get(key) ?? []) session.deliver(key, event);
     } catch (error) {

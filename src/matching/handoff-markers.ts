@@ -1,9 +1,10 @@
 /**
  * Hand-off markers (collection `order_handoffs`, `_id` = order hash): order entry writes one per
  * order just before the order itself, and the hand-off sweeper reads them to find orders whose
- * hand-off to their market workflow was lost. The collection only holds recent and lost hand-offs,
- * so the sweeper reads a few rows each second instead of querying every order ever placed (a
- * scan of the whole `orders` collection on FerretDB, where only `_id` is indexed).
+ * hand-off to their market workflow was lost. The market step that takes an order deletes its
+ * marker, so the collection only holds hand-offs in flight and lost ones, and the sweeper reads a
+ * few rows each second instead of querying every order ever placed (a scan of the whole `orders`
+ * collection on FerretDB, where only `_id` is indexed).
  */
 import type { mongo } from 'mongoose';
 import { onlyDuplicateKeys } from '../db/duplicate-keys';

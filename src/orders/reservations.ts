@@ -58,7 +58,58 @@ interface Head {
   holds: Record<string, ReservationHold>;
 }
 
-type Change = (holds: Record<string, ReservationHold>) => Record<string, ReservationHold> | undefined;
+/**
+ * The holds of the version being written, changed in place: copied once for all the changes a
+ * version gathers (a copy per change made a burst of k changes over n holds cost k x n), with the
+ * running total kept as holds move.
+ */
+class HoldsDraft {
+  private copied = false;
+  private sum: bigint | undefined;
+  constructor(private holds: Record<string, ReservationHold>) {}
+
+  get(hash: string): ReservationHold | undefined {
+    return this.holds[hash];
+  }
+
+  entries(): [string, ReservationHold][] {
+    return Object.entries(this.holds);
+  }
+
+  total(): bigint {
+    this.sum ??= sumHolds(this.holds);
+    return this.sum;
+  }
+
+  set(hash: string, hold: ReservationHold): void {
+    const before = this.holds[hash];
+    this.writable()[hash] = hold;
+    if (this.sum !== undefined) this.sum += BigInt(hold.units) - (before ? BigInt(before.units) : 0n);
+  }
+
+  delete(hash: string): void {
+    const before = this.holds[hash];
+    if (!before) return;
+    delete this.writable()[hash];
+    if (this.sum !== undefined) this.sum -= BigInt(before.units);
+  }
+
+  /** The new holds, or undefined if no change moved any. */
+  result(): Record<string, ReservationHold> | undefined {
+    return this.copied ? this.holds : undefined;
+  }
+
+  private writable(): Record<string, ReservationHold> {
+    if (!this.copied) {
+      this.holds = { ...this.holds };
+      this.copied = true;
+    }
+    return this.holds;
+  }
+}
+
+/** One change of a key's holds, applied to the draft of the next version. */
+type Change = (draft: HoldsDraft) => void;
 
 interface Lane {
   waiting: { change: Change; resolve: () => void; reject: (error: unknown) => void }[];
@@ -72,17 +123,12 @@ export interface HoldOwner {
   asset: string;
 }
 
-/** The holds with each order in `lowers` brought down to its units (dropped at 0); undefined if none moved. */
-function lowered(holds: Record<string, ReservationHold>, lowers: Map<string, bigint>): Record<string, ReservationHold> | undefined {
-  let next: Record<string, ReservationHold> | undefined;
-  for (const [hash, units] of lowers) {
-    const hold = holds[hash];
-    if (!hold || BigInt(hold.units) <= units) continue;
-    next ??= { ...holds };
-    if (units <= 0n) delete next[hash];
-    else next[hash] = { ...hold, units: units.toString() };
-  }
-  return next;
+/** Brings the order's hold down to `units` (dropped at 0); never raises it. */
+function lower(draft: HoldsDraft, hash: string, units: bigint): void {
+  const hold = draft.get(hash);
+  if (!hold || BigInt(hold.units) <= units) return;
+  if (units <= 0n) draft.delete(hash);
+  else draft.set(hash, { ...hold, units: units.toString() });
 }
 
 /**
@@ -111,28 +157,23 @@ export class ReservationStore {
   async reserve(input: { wallet: string; chainId: number; asset: string; available: bigint; items: HoldRequest[] }): Promise<ReserveOutcome> {
     const key = reservationKey(input.wallet, input.chainId, input.asset);
     let outcome: ReserveOutcome = { accepted: new Set(), rejected: new Map() };
-    const attempt = (holds: Record<string, ReservationHold>) => {
+    const attempt = (draft: HoldsDraft) => {
       outcome = { accepted: new Set(), rejected: new Map() };
-      let held = sumHolds(holds);
-      const next = { ...holds };
-      let added = false;
       const at = this.clock();
       for (const item of input.items) {
-        if (next[item.order_hash]) {
+        if (draft.get(item.order_hash)) {
           outcome.accepted.add(item.order_hash);
           continue;
         }
+        const held = draft.total();
         const left = input.available > held ? input.available - held : 0n;
         if (item.units <= left) {
-          held += item.units;
-          next[item.order_hash] = { units: item.units.toString(), at };
-          added = true;
+          draft.set(item.order_hash, { units: item.units.toString(), at });
           outcome.accepted.add(item.order_hash);
         } else {
           outcome.rejected.set(item.order_hash, { required: item.units, available: left });
         }
       }
-      return added ? next : undefined;
     };
     await this.change(key, input, attempt);
     if (outcome.rejected.size > 0 && (await this.repair(key, input))) await this.change(key, input, attempt);
@@ -150,7 +191,7 @@ export class ReservationStore {
     const keys = new Map(rows.map((r) => [r.key, r]));
     for (const [key, row] of keys) {
       if (!(await this.head(key)).holds[orderHash]) continue;
-      await this.change(key, { wallet, chainId: row.chain_id, asset: row.asset }, (holds) => lowered(holds, new Map([[orderHash, units]])));
+      await this.change(key, { wallet, chainId: row.chain_id, asset: row.asset }, (draft) => lower(draft, orderHash, units));
     }
   }
 
@@ -159,7 +200,7 @@ export class ReservationStore {
    * change, it joins the changes of the same key waiting for this process's next version.
    */
   lowerHold(where: HoldOwner, orderHash: string, units: bigint): Promise<void> {
-    return this.change(reservationKey(where.wallet, where.chainId, where.asset), where, (holds) => lowered(holds, new Map([[orderHash, units]])));
+    return this.change(reservationKey(where.wallet, where.chainId, where.asset), where, (draft) => lower(draft, orderHash, units));
   }
 
   release(wallet: string, orderHash: string): Promise<void> {
@@ -247,10 +288,8 @@ export class ReservationStore {
   private async drain(key: string, where: HoldOwner, lane: Lane): Promise<void> {
     while (lane.waiting.length > 0) {
       const batch = lane.waiting.splice(0);
-      const all: Change = (holds) => {
-        let current: Record<string, ReservationHold> | undefined;
-        for (const { change } of batch) current = change(current ?? holds) ?? current;
-        return current;
+      const all: Change = (draft) => {
+        for (const { change } of batch) change(draft);
       };
       try {
         await this.write(key, where, all);
@@ -271,7 +310,9 @@ export class ReservationStore {
   private async write(key: string, where: HoldOwner, change: Change): Promise<void> {
     let head = this.lastHead.get(key) ?? (await this.findHead(key, 0));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const next = change(head.holds);
+      const draft = new HoldsDraft(head.holds);
+      change(draft);
+      const next = draft.result();
       if (!next) return;
       const version = head.version + 1;
       try {
@@ -325,27 +366,21 @@ export class ReservationStore {
     const orders = await findByIds(this.orders.collection as unknown as mongo.Collection<OrderRecord>, hashes);
     const truth = new Map(orders.map((o) => [o.order_hash, BigInt(o.reserved_units)]));
     let changed = false;
-    await this.change(key, where, (current) => {
+    await this.change(key, where, (draft) => {
+      changed = false; // a retried write applies the change again, to the newer holds
       const now = this.clock().getTime();
-      const next = { ...current };
-      let any = false;
-      for (const [hash, hold] of Object.entries(current)) {
+      for (const [hash, hold] of draft.entries()) {
         const reserved = truth.get(hash);
         if (reserved === undefined) {
           if (now - new Date(hold.at).getTime() > ORPHAN_HOLD_MS) {
-            delete next[hash];
-            any = true;
+            draft.delete(hash);
+            changed = true;
           }
-        } else if (reserved <= 0n) {
-          delete next[hash];
-          any = true;
         } else if (reserved < BigInt(hold.units)) {
-          next[hash] = { ...hold, units: reserved.toString() };
-          any = true;
+          lower(draft, hash, reserved);
+          changed = true;
         }
       }
-      changed = any;
-      return any ? next : undefined;
     });
     return changed;
   }

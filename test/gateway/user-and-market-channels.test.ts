@@ -1,5 +1,5 @@
 import type { Socket as ClientSocket } from 'socket.io-client';
-import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import type { DeliveredEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
 import { useTestDatabase } from '../helpers/test-database';
 import {
   CHAIN_ID, client, connected, eventually, GatewayServer, issueWsToken, newPublisher, request, seedMarket, startGatewayServer, wallet, wsTokenDeps,
@@ -7,11 +7,11 @@ import {
 
 const STATUSES = ['OPEN', 'PARTIALLY_FILLED', 'MATCHED', 'FILLED'];
 
-function orderEvent(owner: string, hash: string, status: string): RealtimeEvent {
+function orderEvent(owner: string, hash: string, status: string): DeliveredEvent {
   return { channel: 'user', wallet: owner, payload: { type: 'order', order: { order_hash: hash, status, condition_id: '0x', chain_id: CHAIN_ID } } };
 }
 
-function fillEvent(owner: string, trade: string, settlement_status: string): RealtimeEvent {
+function fillEvent(owner: string, trade: string, settlement_status: string): DeliveredEvent {
   return { channel: 'user', wallet: owner, payload: { type: 'fill', fill: { trade_id: trade, settlement_status, tx_hash: '' } } };
 }
 
@@ -52,7 +52,7 @@ describe('realtime gateway: user, ticker and trades channels', () => {
 
     const expectedA: unknown[] = [];
     const expectedB: unknown[] = [];
-    const batch: RealtimeEvent[] = [];
+    const batch: DeliveredEvent[] = [];
     for (const status of STATUSES) {
       for (const [owner, list] of [[alice, expectedA], [bob, expectedB]] as const) {
         for (const n of [1, 2]) {

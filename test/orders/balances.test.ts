@@ -188,6 +188,23 @@ describe('balances, reservations and amount math', () => {
     expect(await store.held(wallet, 56, collateralAsset(COLLATERAL))).toBe(30n * ONE);
   });
 
+  test('when reserves and lowers of one key arrive in one tick, then one version carries them all, in arrival order', async () => {
+    const store = h.orders.context.reservationStore;
+    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
+    const key = reservationKey(wallet, 56, owner.asset);
+    const hash = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
+    await store.reserve({ ...owner, available: 1_000n * ONE, items: Array.from({ length: 200 }, (_, i) => ({ order_hash: hash(i), units: 5n * ONE })) });
+    const versions = await h.orders.context.models.reservations.countDocuments({ key });
+    // 100 holds dropped, 100 halved, then a reserve that only fits in what the lowers freed.
+    const lowers = Array.from({ length: 200 }, (_, i) => store.lowerHold(owner, hash(i), i % 2 === 0 ? 0n : 2n * ONE));
+    const late = store.reserve({ ...owner, available: 1_000n * ONE, items: [{ order_hash: hash(999), units: 700n * ONE }] });
+    await Promise.all(lowers);
+    expect((await late).accepted.has(hash(999))).toBe(true);
+    expect(await store.held(wallet, 56, owner.asset)).toBe(100n * 2n * ONE + 700n * ONE);
+    expect(await h.orders.context.models.reservations.countDocuments({ key })).toBe(versions + 1);
+  });
+
   test('when another process has written and pruned many versions, then a process new to the key finds the newest by primary key', async () => {
     const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
     const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
@@ -231,7 +248,16 @@ describe('balances, reservations and amount math', () => {
     }
   });
 
-  test('when the event hook sees a settled fill or a finished order, then cached reads are dropped and the hold follows reserved_units', async () => {
+  /** A `holds` event as the matcher or settlement publishes it: the order's reserved_units as written. */
+  const holdsEvent = (wallet: string, orders: { hash: string; side?: 'BUY' | 'SELL'; tokenId?: string; reserved: bigint }[]) => ({
+    channel: 'holds' as const,
+    holds: orders.map((o) => ({
+      order_hash: o.hash, wallet, chain_id: 56, condition_id: market.condition_id, side: o.side ?? 'BUY' as const,
+      token_id: o.tokenId ?? '0', reserved_units: o.reserved.toString(),
+    })),
+  });
+
+  test('when the event hook sees a settled fill, then cached reads are dropped; when it sees hold levels, then each hold follows reserved_units and never rises', async () => {
     const wallet = (await import('./harness')).ACCOUNTS[8];
     const ttlHarness = await startOrderHarness(database.db, { balanceTtlMs: 60_000 });
     try {
@@ -250,25 +276,22 @@ describe('balances, reservations and amount math', () => {
       expect(fresh.body.results[0].status).toBe('OPEN');
       const store = ttlHarness.orders.context.reservationStore;
       expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(15n * ONE);
-      // The matcher cancels the first order (reserved_units 0) and publishes it: the hold goes.
-      await createOrderModel(database.db()).updateOne({ order_hash: item.hash }, { $set: { status: 'CANCELLED', reserved_units: '0' } });
-      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: item.hash, status: 'CANCELLED' } } });
+      // The matcher cancels the first order (reserved_units 0): the hold goes.
+      await ttlHarness.orders.onRealtimeEvent(holdsEvent(w, [{ hash: item.hash, reserved: 0n }]));
       expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(10n * ONE);
-      // A fill of the second order settles and the matcher lowers its reserved_units: the hold follows.
+      // A fill of the second order settles and settlement lowers its reserved_units: the hold follows.
       const second = fresh.body.results[0].order_hash as string;
-      await createOrderModel(database.db()).updateOne({ order_hash: second }, { $set: { status: 'PARTIALLY_FILLED', reserved_units: (4n * ONE).toString() } });
-      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { order_hash: second, settlement_status: 'CONFIRMED' } } });
+      await ttlHarness.orders.onRealtimeEvent(holdsEvent(w, [{ hash: second, reserved: 4n * ONE }]));
       expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(4n * ONE);
-      // Events never raise a hold.
-      await createOrderModel(database.db()).updateOne({ order_hash: second }, { $set: { reserved_units: (9n * ONE).toString() } });
-      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: second, status: 'PARTIALLY_FILLED' } } });
+      // A late or repeated level never raises a hold.
+      await ttlHarness.orders.onRealtimeEvent(holdsEvent(w, [{ hash: second, reserved: 9n * ONE }]));
       expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(4n * ONE);
     } finally {
       await ttlHarness.close();
     }
   });
 
-  test('when one push brings the events of several orders, then the hook reads those orders with one query and lowers each hold', async () => {
+  test('when a push brings the hold levels of several orders, then each hold is lowered without reading any order', async () => {
     const wallet = (await import('./harness')).ACCOUNTS[9];
     h.chain.fund(wallet.address, 1_000n * ONE);
     const w = wallet.address.toLowerCase();
@@ -278,19 +301,30 @@ describe('balances, reservations and amount math', () => {
     const placed = await place(h, wallet.address, items);
     expect(placed.body.results.map((r: { status: string }) => r.status)).toEqual(['OPEN', 'OPEN', 'OPEN']);
     expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(before + 15n * ONE);
-    await createOrderModel(database.db()).updateMany({ order_hash: { $in: items.map((i) => i.hash) } }, { $set: { status: 'CANCELLED', reserved_units: '0' } });
     const finds = jest.spyOn(h.orders.context.models.orders, 'find');
     try {
-      // As the push receiver does: every event of the push handed over in the same tick.
-      await Promise.all(items.map((i) => h.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: i.hash, status: 'CANCELLED' } } })));
-      expect(finds).toHaveBeenCalledTimes(1);
+      await h.orders.onRealtimeEvent(holdsEvent(w, items.map((i) => ({ hash: i.hash, reserved: 0n }))));
+      expect(finds).not.toHaveBeenCalled();
     } finally {
       finds.mockRestore();
     }
     expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(before);
   });
 
-  test('when the first events of a market arrive together, then its collateral is read once for all of them', async () => {
+  test('when a SELL order\'s hold level arrives, then its outcome-token hold is lowered', async () => {
+    const privateKey = generatePrivateKey();
+    const wallet = { address: privateKeyToAccount(privateKey).address, privateKey };
+    const item = signedItem(wallet, market, { side: 'SELL', price: '0.5', size: '3' });
+    const yes = item.token_id;
+    h.chain.give(wallet.address, yes, 10n * ONE, true);
+    const w = wallet.address.toLowerCase();
+    expect((await place(h, wallet.address, [item])).body.results[0].status).toBe('OPEN');
+    expect(await held(w, tokenAsset(yes))).toBe(3n * ONE);
+    await h.orders.onRealtimeEvent(holdsEvent(w, [{ hash: item.hash, side: 'SELL', tokenId: yes, reserved: 1n * ONE }]));
+    expect(await held(w, tokenAsset(yes))).toBe(1n * ONE);
+  });
+
+  test('when the first hold levels of a market arrive together, then its collateral is read once for all of them', async () => {
     const fresh = await startOrderHarness(database.db);
     try {
       const w = ALICE.address.toLowerCase();
@@ -299,7 +333,7 @@ describe('balances, reservations and amount math', () => {
       expect((await place(fresh, ALICE.address, [item])).body.results[0].status).toBe('OPEN');
       const reads = jest.spyOn(fresh.orders.context.models.markets, 'findOne');
       try {
-        await Promise.all([1, 2, 3].map(() => fresh.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'order', order: { order_hash: item.hash, status: 'PARTIALLY_FILLED' } } })));
+        await Promise.all([1, 2, 3].map(() => fresh.orders.onRealtimeEvent(holdsEvent(w, [{ hash: item.hash, reserved: ONE / 4n }]))));
         expect(reads).toHaveBeenCalledTimes(1);
       } finally {
         reads.mockRestore();

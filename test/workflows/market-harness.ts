@@ -11,7 +11,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import type { Connection as DbConnection } from 'mongoose';
 import { createActivities } from '../../activities';
 import type { OrderRecord } from '../../src/contracts/order-record';
-import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import type { DeliveredEvent, HoldLevel, RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
 import { signedAmounts } from '../../src/engine';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { ensureMatchingIndexes, matchingCollections, type MatchingCollections } from '../../src/matching/collections';
@@ -88,9 +88,15 @@ export async function persist(db: DbConnection, market: MarketRef, specs: OrderS
 }
 
 export class RecordingPublisher implements RealtimePublisher {
-  readonly events: RealtimeEvent[] = [];
+  /** The events for sockets, in order. */
+  readonly events: DeliveredEvent[] = [];
+  /** The internal hold levels (`holds` events), in order. */
+  readonly holds: HoldLevel[] = [];
   publish(events: RealtimeEvent[]): Promise<void> {
-    this.events.push(...events);
+    for (const e of events) {
+      if (e.channel === 'holds') this.holds.push(...e.holds);
+      else this.events.push(e);
+    }
     return Promise.resolve();
   }
 }

@@ -42,6 +42,8 @@ describe('market workflow', () => {
     // The step's writes end with the ticker (orders come before levels and ticker): wait for it.
     await eventually(async () => (await h.collections.tickers.findOne({ condition_id: market.condition_id }))?.last_price, 20_000, 'ticker');
     expect(b.book_added_at).toBeInstanceOf(Date);
+    // Both were taken by their steps: their hand-off markers are gone (the sweeper reads only lost hand-offs).
+    await eventually(async () => (await h.collections.handoffs.countDocuments({ _id: { $in: [sell.order_hash, buy.order_hash] } })) === 0, 20_000, 'markers dropped');
     const s = await order(sell.order_hash);
     expect(s).toMatchObject({ status: 'PARTIALLY_FILLED', remaining_size: '6', remaining_units: (6n * SHARE).toString() });
 
@@ -67,6 +69,10 @@ describe('market workflow', () => {
     expect(mine.filter((e) => e.channel === 'trades')).toHaveLength(0);
     const userOrders = h.publisher.events.filter((e) => e.channel === 'user' && e.payload.type === 'order' && (e.payload.order.order_hash === buy.order_hash));
     expect(userOrders.map((e) => (e.payload as { order: { status: string } }).order.status)).toContain('MATCHED');
+    // Order entry's hold levels: each matched order's reserved_units as the step wrote it.
+    const levelsOf = (hash: string) => h.publisher.holds.filter((l) => l.order_hash === hash).map((l) => l.reserved_units);
+    expect(levelsOf(buy.order_hash)).toEqual([b.reserved_units]);
+    expect(levelsOf(sell.order_hash)).toEqual([s?.reserved_units]);
 
     // Settlement: released receipts confirm the fills; the fully matched buy becomes FILLED.
     h.chain.hold = false;
@@ -75,6 +81,9 @@ describe('market workflow', () => {
     expect(settled.every((f) => f.settlement_status === 'CONFIRMED' && f.tx_hash.startsWith('0x'))).toBe(true);
     expect((await order(sell.order_hash))?.status).toBe('PARTIALLY_FILLED');
     expect((await order(buy.order_hash))?.reserved_units).toBe('0');
+    // Settlement publishes the levels it wrote: the buy's hold goes to 0, the sell's to what still rests.
+    expect(levelsOf(buy.order_hash).at(-1)).toBe('0');
+    expect(levelsOf(sell.order_hash).at(-1)).toBe((await order(sell.order_hash))?.reserved_units);
     // Settled: one print, as REST shows it (YES price, size in shares, match time).
     const prints = h.publisher.events.filter((e) => e.channel === 'trades' && e.condition_id === market.condition_id).map((e) => e.payload);
     expect(prints).toEqual([{
