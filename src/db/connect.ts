@@ -1,5 +1,6 @@
 import mongoose, { Connection } from 'mongoose';
 import { AppError } from '../errors';
+import { detectIndexPolicy } from './index-policy';
 
 /**
  * One mongoose connection per process (or per test database). Models are registered on the
@@ -18,6 +19,7 @@ export async function connectDatabase(uri: string, dbName: string, options: { ma
   });
   try {
     await connection.asPromise();
+    await detectIndexPolicy(connection);
   } catch (error) {
     await connection.close().catch(() => undefined);
     throw new AppError('SERVICE_DEGRADED', 'Database unreachable', undefined, { cause: error });

@@ -10,6 +10,7 @@ type Document = mongo.Document;
 type Filter<T extends Document> = mongo.Filter<T>;
 type WithId<T extends Document> = mongo.WithId<T>;
 import type { OrderRecord } from '../contracts/order-record';
+import { secondaryIndexesUsed } from '../db/index-policy';
 import { handoffMarkers, type HandoffMarker } from './handoff-markers';
 
 /** Columns the matching layer adds to the order record (not part of the public shape). */
@@ -69,6 +70,8 @@ export interface MatchingCollections {
   markets: Collection<Document>;
   statusChanges: Collection<Document>;
   handoffs: Collection<HandoffMarker>;
+  /** The store reads its secondary indexes (src/db/index-policy.ts): else only unique ones are made. */
+  secondaryIndexes: boolean;
 }
 
 export function matchingCollections(connection: Connection): MatchingCollections {
@@ -84,6 +87,7 @@ export function matchingCollections(connection: Connection): MatchingCollections
     markets: db.collection('markets'),
     statusChanges: db.collection('market_status_changes'),
     handoffs: handoffMarkers(db),
+    secondaryIndexes: secondaryIndexesUsed(connection),
   };
 }
 
@@ -106,6 +110,7 @@ export async function ensureMatchingIndexes(c: MatchingCollections): Promise<voi
     [c.statusChanges, { change_id: 1 }, { unique: true, name: 'matching_status_change_key' }],
   ];
   for (const [collection, keys, options] of specs) {
+    if (!options.unique && !c.secondaryIndexes) continue;
     try {
       await collection.createIndex(keys, options);
     } catch (error) {
