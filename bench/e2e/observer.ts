@@ -21,6 +21,8 @@ interface UserEvent {
 export class MatchObserver {
   readonly matchedAt = new Map<string, number>();
   readonly failed = new Set<string>();
+  /** Orders seen at the end of settlement (FILLED or MATCH_FAILED; socket mode only). */
+  readonly settled = new Set<string>();
   readonly statuses = new Map<string, number>();
   private sockets: Socket[] = [];
   private mode: ObserveMode = 'socket';
@@ -61,6 +63,7 @@ export class MatchObserver {
             const status = event.order.status;
             this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
             if (MATCHED.has(status)) this.record(event.order.order_hash.toLowerCase(), now);
+            if (status === 'FILLED' || status === 'MATCH_FAILED') this.settled.add(event.order.order_hash.toLowerCase());
             if (status === 'MATCH_FAILED') {
               this.failed.add(event.order.order_hash.toLowerCase());
               this.record(event.order.order_hash.toLowerCase(), now);
@@ -158,6 +161,18 @@ export class MatchObserver {
    * Resolves when every hash is matched or failed, or at the deadline. REST mode polls every
    * `pollMs`; socket mode just checks. `sinceWall` bounds REST paging (orders created before it are old).
    */
+  /**
+   * Resolves when every order seen matched so far (fully: the bench's orders are size 1) has also
+   * been seen settled, or at the deadline; the number still settling. Socket mode only (REST mode
+   * resolves at once with -1).
+   */
+  async waitSettled(deadline: number): Promise<number> {
+    if (this.mode !== 'socket') return -1;
+    const left = () => [...this.matchedAt.keys()].filter((h) => !this.settled.has(h)).length;
+    while (left() > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    return left();
+  }
+
   async waitFor(hashes: string[], deadline: number, sinceWall: number, pollMs = 500): Promise<boolean> {
     const done = () => hashes.every((h) => this.matchedAt.has(h) || this.failed.has(h));
     while (!done() && performance.now() < deadline) {
