@@ -62,7 +62,8 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
       const hard = setTimeout(() => child.kill('SIGKILL'), 60_000);
       child.once('exit', (code) => {
         clearTimeout(hard);
-        if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+        if (!(options.keepData ?? !!process.env.E2E_KEEP_DATA)) rmSync(dataDir, { recursive: true, force: true });
+        else process.stderr.write(`[e2e] the service's data and logs are kept in ${dataDir}\n`);
         resolve(code);
       });
       child.kill('SIGINT');
