@@ -15,9 +15,10 @@ import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, t
 import { LoadedOrders } from '../src/matching/loaded-orders';
 import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
 import type {
-  BatchWrite, EngineCounters, MarketInfo, MarketStatus, OrderLookup, PlaceableOrder, PlacementLoad, RestingPage, StatusWrite,
+  BatchWrite, EngineCounters, MarketInfo, MarketStatus, OrderLookup, PlaceableOrder, PlaceableRow, PlacementLoad, RestingPage, StatusWrite,
   TradeLegWrite,
 } from '../src/matching/payloads';
+import { placeableRowOf } from '../src/matching/payloads';
 import { timed } from '../src/logging/stage-timings';
 import { presentFill, presentOrder, presentTicker, priceOfTicks } from '../src/matching/present';
 
@@ -68,22 +69,22 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
   async function loadOrdersForPlacement(q: { market: MarketRef; hashes: string[] }): Promise<PlacementLoad> {
     const key = marketKeyOf(q.market);
     const hashes = [...new Set(q.hashes.map((h) => h.toLowerCase()))];
-    const rows = await findByIds(c.orders, hashes);
-    const byHash = new Map(rows.map((o) => [o.order_hash, o]));
-    const orders: PlaceableOrder[] = [];
+    const stored = await findByIds(c.orders, hashes);
+    const byHash = new Map(stored.map((o) => [o.order_hash, o]));
+    const rows: PlaceableRow[] = [];
     const skipped: string[] = [];
     const placeable: StoredOrder[] = [];
     for (const hash of hashes) {
       const o = byHash.get(hash);
       if (o && o.market_key === key && o.handoff === 'PENDING' && o.status === 'OPEN') {
-        orders.push(toPlaceable(o));
+        rows.push(placeableRowOf(toPlaceable(o)));
         placeable.push(o);
       } else {
         skipped.push(hash);
       }
     }
     loaded.keep(key, placeable);
-    return { orders, skipped };
+    return { rows, skipped };
   }
 
   async function lookupOrders(q: { hashes: string[] }): Promise<OrderLookup[]> {

@@ -14,6 +14,7 @@ import {
 import type { CancelOutcome } from '../src/contracts/market-matcher';
 import { Engine, isEngineError, SNAPSHOT_VERSION, type EngineEvent, type EngineOrder } from '../src/engine';
 import { foldEvents } from '../src/matching/batch-write';
+import { placeablesOf } from '../src/matching/payloads';
 import { marketKeyOf, settlementBatchIdOf, settlementWorkflowId } from '../src/matching/market-ids';
 import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, SettlementInput, TradeWrite } from '../src/matching/payloads';
 import type { MarketActivities } from '../activities/market.activities';
@@ -260,7 +261,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     // The memo lists the batch's taker orders (a search attribute value is limited to 2 KB, ~25
     // hashes); OrderHash is the first taker, and each fill record names its batch (`settlement_batch`).
     const takers = groups.map((g) => g[0].taker.orderHash);
-    return settlementChild(batchId, { tradeIds: trades.map((t) => t.tradeId), groups: groups.map((g) => ({ batchId: batchIdOf(g), tradeIds: g.map((t) => t.tradeId) })) }, {
+    // Compact: no separate list of every trade, and each group's batch id follows from its first trade.
+    return settlementChild(batchId, { groups: groups.map((g) => ({ tradeIds: g.map((t) => t.tradeId) })) }, {
       memo: { market: key, takers, trades: trades.length },
       typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: takers[0] }],
     });
@@ -299,7 +301,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const events: EngineEvent[] = [];
     const placed = new Set<string>();
     const direct: DirectEnd[] = [];
-    for (const o of load.orders) {
+    for (const o of placeablesOf(load)) {
       if (info.status !== 'OPEN') {
         direct.push({ hash: o.hash, status: 'CANCELLED', reason: 'MARKET_NOT_ACTIVE' });
         continue;

@@ -8,7 +8,7 @@
  */
 import { getExternalWorkflowHandle, patched, proxyActivities, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement.activities';
-import { marketWorkflowId, settlementTaskQueue } from '../src/matching/market-ids';
+import { marketWorkflowId, settlementGroupsOf, settlementTaskQueue } from '../src/matching/market-ids';
 import type { SettlementGroup, SettlementInput } from '../src/matching/payloads';
 import { CHAIN_CALL, CHAIN_WAIT, DB_STEP } from './activity-presets';
 import { removeOrdersSignal } from './definitions';
@@ -65,8 +65,8 @@ type Input = SettlementInput & { retryDelayMs?: number };
 
 export async function settlementWorkflow(input: Input): Promise<SettlementResult> {
   const use = stages();
-  if (!input.groups) return settleGroup(use, input, { batchId: input.batchId, tradeIds: input.tradeIds });
-  const groups = input.groups;
+  if (!input.groups) return settleGroup(use, input, { batchId: input.batchId, tradeIds: input.tradeIds ?? [] });
+  const groups = settlementGroupsOf(input.market, input.groups);
   const results = patched(BATCHED_SETTLEMENT)
     ? await settleTogether(use, input, groups, patched(SETTLEMENT_TWO_STAGES))
     : await Promise.all(groups.map((group) => settleGroup(use, input, group)));

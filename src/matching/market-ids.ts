@@ -21,6 +21,12 @@ export function settlementBatchIdOf(marketKey: string, firstTradeId: string): st
   return `${marketKey}:${firstTradeId.slice(firstTradeId.lastIndexOf(':') + 1)}`;
 }
 
+/** A settlement input's groups, each with its batch id (compact inputs leave it to the first trade). */
+export function settlementGroupsOf(market: MarketRef, groups: { batchId?: string; tradeIds: string[] }[]): { batchId: string; tradeIds: string[] }[] {
+  const key = marketKeyOf(market);
+  return groups.map((g) => ({ batchId: g.batchId ?? settlementBatchIdOf(key, g.tradeIds[0]), tradeIds: g.tradeIds }));
+}
+
 /** One settlement child per match batch: `settlement-${batchId}`. */
 export function settlementWorkflowId(batchId: string): string {
   return `settlement-${batchId}`;

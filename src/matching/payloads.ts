@@ -58,10 +58,41 @@ export interface RestingPage {
 export type DirectEndReason = 'MARKET_NOT_ACTIVE' | 'USER' | 'INVALID_ORDER';
 
 export interface PlacementLoad {
-  /** Persisted orders to place, in the order their hashes were received. */
-  orders: PlaceableOrder[];
+  /**
+   * Persisted orders to place, in the order their hashes were received, as rows
+   * (`placeableRowOf`). Loads recorded before rows existed carry `orders` instead.
+   */
+  rows?: PlaceableRow[];
+  orders?: PlaceableOrder[];
   /** Hashes skipped: unknown, another market's, or already handed over (idempotent re-delivery). */
   skipped: string[];
+}
+
+/**
+ * A PlaceableOrder as a positional row, `taker` '' for the zero address. Every load is recorded in
+ * the market workflow's history (a local-activity marker): rows are ~40% smaller than keyed
+ * objects, so a run reaches its history bound after more orders (docs/matching.md).
+ */
+export type PlaceableRow = [
+  hash: string, maker: string, taker: string, side: 'BUY' | 'SELL', outcome: 0 | 1, orderType: 'LIMIT' | 'GTD' | 'MARKET',
+  price: number, size: string, makerAmount: string, takerAmount: string, expiration: number, feeRateBps: number,
+];
+
+const ZERO_TAKER = '0x0000000000000000000000000000000000000000';
+
+export function placeableRowOf(o: PlaceableOrder): PlaceableRow {
+  const taker = o.taker.toLowerCase() === ZERO_TAKER ? '' : o.taker;
+  return [o.hash, o.maker, taker, o.side, o.outcome, o.orderType, o.price, o.size, o.makerAmount, o.takerAmount, o.expiration, o.feeRateBps];
+}
+
+export function placeableOfRow(row: PlaceableRow): PlaceableOrder {
+  const [hash, maker, taker, side, outcome, orderType, price, size, makerAmount, takerAmount, expiration, feeRateBps] = row;
+  return { hash, maker, taker: taker === '' ? ZERO_TAKER : taker, side, outcome, orderType, price, size, makerAmount, takerAmount, expiration, feeRateBps };
+}
+
+/** The orders of a load, in either recorded form. */
+export function placeablesOf(load: PlacementLoad): PlaceableOrder[] {
+  return load.rows ? load.rows.map(placeableOfRow) : (load.orders ?? []);
 }
 
 export interface OrderLookup {
@@ -160,14 +191,17 @@ export interface StatusWrite {
 export interface SettlementInput {
   market: MarketRef;
   batchId: string;
-  /** Every trade of the batch. */
-  tradeIds: string[];
+  /**
+   * Every trade of the batch, when it is one call under `batchId` (batches started before one
+   * settlement per step). Batches with `groups` started before compact inputs carry it too.
+   */
+  tradeIds?: string[];
   /**
    * The batch's `matchOrders` calls, one per taker order (each its own transaction and batch id),
-   * settled side by side. Absent in batches started before one settlement per step: then
-   * `tradeIds` is one call under `batchId`.
+   * settled side by side. A group without `batchId` (compact inputs) is named after its first
+   * trade (`settlementGroupsOf`).
    */
-  groups?: SettlementGroup[];
+  groups?: (Omit<SettlementGroup, 'batchId'> & { batchId?: string })[];
 }
 
 export interface SettlementGroup {

@@ -207,7 +207,14 @@ describe('settlement and on-chain cancel workflows', () => {
       expect(third).toHaveLength(4);
       const carried = await h.client.workflow.getHandle(settlementWorkflowId(batches[2]!)).describe();
       expect(carried.memo).toMatchObject({ market: key, takers: [takers[2].order_hash, takers[3].order_hash], trades: 2 });
-      await saveHistory(h, marketWorkflowId(market), 'market-settle-coalesced.json');
+      // Compact input: the groups alone, each named after its first trade (no list of every trade).
+      const startedWith = (await h.client.workflow.getHandle(settlementWorkflowId(batches[2]!)).fetchHistory()).events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0];
+      const input = JSON.parse(Buffer.from(startedWith.data!).toString('utf8')) as { tradeIds?: string[]; groups: { batchId?: string; tradeIds: string[] }[] };
+      const tradeOf = async (hash: string) => (await h.collections.fills.findOne({ order_hash: hash }))!.trade_id;
+      expect(input.tradeIds).toBeUndefined();
+      expect(input.groups).toEqual([{ tradeIds: [await tradeOf(takers[2].order_hash)] }, { tradeIds: [await tradeOf(takers[3].order_hash)] }]);
+      await saveHistory(h, marketWorkflowId(market), 'market-compact-payloads.json');
+      await saveHistory(h, settlementWorkflowId(batches[2]!), 'settlement-compact-input.json');
     } finally {
       h.chain.hold = false;
     }
