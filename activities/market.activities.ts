@@ -14,11 +14,10 @@ import { onlyDuplicateKeys } from '../src/db/duplicate-keys';
 import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { LoadedOrders } from '../src/matching/loaded-orders';
 import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
-import type {
-  BatchWrite, EngineCounters, MarketInfo, MarketStatus, OrderLookup, PlaceableOrder, PlaceableRow, PlacementLoad, RestingPage, StatusWrite,
-  TradeLegWrite,
+import {
+  placeableRowOf, type BatchWrite, type EngineCounters, type MarketInfo, type MarketStatus, type OrderLookup, type PlaceableOrder, type PlaceableRow,
+  type PlacementLoad, type RestingPage, type StatusWrite, type TradeLegWrite,
 } from '../src/matching/payloads';
-import { placeableRowOf } from '../src/matching/payloads';
 import { timed } from '../src/logging/stage-timings';
 import { presentFill, presentOrder, presentTicker, priceOfTicks } from '../src/matching/present';
 

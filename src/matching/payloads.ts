@@ -4,6 +4,7 @@
  * as stated. Every write carries the engine seq that produced it, so retried activities never
  * apply a write twice (FerretDB has no transactions: idempotency comes from guarded upserts).
  */
+import { ZERO_ADDRESS } from '../engine/types';
 import type { MarketRef } from './market-ids';
 
 export type MarketStatus = 'OPEN' | 'CLOSED' | 'RESOLVED' | 'PAUSED' | 'SEEDING';
@@ -78,16 +79,14 @@ export type PlaceableRow = [
   price: number, size: string, makerAmount: string, takerAmount: string, expiration: number, feeRateBps: number,
 ];
 
-const ZERO_TAKER = '0x0000000000000000000000000000000000000000';
-
 export function placeableRowOf(o: PlaceableOrder): PlaceableRow {
-  const taker = o.taker.toLowerCase() === ZERO_TAKER ? '' : o.taker;
+  const taker = o.taker.toLowerCase() === ZERO_ADDRESS ? '' : o.taker;
   return [o.hash, o.maker, taker, o.side, o.outcome, o.orderType, o.price, o.size, o.makerAmount, o.takerAmount, o.expiration, o.feeRateBps];
 }
 
 export function placeableOfRow(row: PlaceableRow): PlaceableOrder {
   const [hash, maker, taker, side, outcome, orderType, price, size, makerAmount, takerAmount, expiration, feeRateBps] = row;
-  return { hash, maker, taker: taker === '' ? ZERO_TAKER : taker, side, outcome, orderType, price, size, makerAmount, takerAmount, expiration, feeRateBps };
+  return { hash, maker, taker: taker === '' ? ZERO_ADDRESS : taker, side, outcome, orderType, price, size, makerAmount, takerAmount, expiration, feeRateBps };
 }
 
 /** The orders of a load, in either recorded form. */
