@@ -22,11 +22,31 @@ export function secondaryIndexesUsed(connection: Connection): boolean {
   return !uniqueOnly.has(connection);
 }
 
-/** `schema` as the store should index it: without its non-unique indexes where none is read. */
+/** Per schema: the field every writer sets equal to `_id` (e.g. orders' `order_hash`). */
+const idFields = new WeakMap<Schema, string>();
+
+/**
+ * Declares that `field` always equals `_id` in `schema`'s documents, so its unique index repeats
+ * the primary key's: a store that reads no secondary index is spared it (SQLite still computed it
+ * on every write of the document).
+ */
+export function sameAsId<T>(schema: Schema<T>, field: string): void {
+  idFields.set(schema as Schema, field);
+}
+
+/**
+ * `schema` as the store should index it: where no secondary index is read, only its unique
+ * indexes (constraints, not speed), and of those not one that repeats `_id` (`sameAsId`).
+ */
 export function schemaForStore<T>(connection: Connection, schema: Schema<T>): Schema<T> {
   if (secondaryIndexesUsed(connection)) return schema;
   const kept = schema.clone();
   kept.clearIndexes();
-  for (const [fields, options] of schema.indexes()) if (options?.unique) kept.index(fields, options);
+  const idField = idFields.get(schema as Schema);
+  for (const [fields, options] of schema.indexes()) {
+    const keys = Object.keys(fields);
+    if (!options?.unique || (keys.length === 1 && keys[0] === idField)) continue;
+    kept.index(fields, options);
+  }
   return kept;
 }

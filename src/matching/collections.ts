@@ -96,21 +96,23 @@ export function matchingCollections(connection: Connection): MatchingCollections
  * never clash with the owners' indexes; an equivalent index that already exists is fine.
  */
 export async function ensureMatchingIndexes(c: MatchingCollections): Promise<void> {
-  const specs: [{ createIndex(keys: Document, options: { unique?: boolean; name: string }): Promise<string> }, Document, { unique?: boolean; name: string }][] = [
-    [c.fills, { trade_id: 1, order_hash: 1 }, { unique: true, name: 'matching_fill_key' }],
+  // `idKey`: a unique key that `_id` already enforces, as every writer inserts with an `_id` made
+  // from it (order hash; trade id; fill id from trade id and side). Only secondary-index stores get it.
+  const specs: [{ createIndex(keys: Document, options: { unique?: boolean; name: string }): Promise<string> }, Document, { unique?: boolean; name: string; idKey?: true }][] = [
+    [c.fills, { trade_id: 1, order_hash: 1 }, { unique: true, name: 'matching_fill_key', idKey: true }],
     [c.fills, { order_hash: 1 }, { name: 'matching_fill_order' }],
     // Order entry owns the orders collection; its unique hash index has mongoose's default name.
-    [c.orders, { order_hash: 1 }, { unique: true, name: 'order_hash_1' }],
+    [c.orders, { order_hash: 1 }, { unique: true, name: 'order_hash_1', idKey: true }],
     [c.orders, { market_key: 1, engine_arrival: 1 }, { name: 'matching_resting' }],
     [c.orders, { handoff: 1, created_at: 1 }, { name: 'matching_handoff' }],
-    [c.trades, { trade_id: 1 }, { unique: true, name: 'matching_trade_key' }],
+    [c.trades, { trade_id: 1 }, { unique: true, name: 'matching_trade_key', idKey: true }],
     [c.bookLevels, { chain_id: 1, condition_id: 1, side: 1, ticks: 1 }, { unique: true, name: 'matching_level_key' }],
     [c.bookStates, { chain_id: 1, condition_id: 1 }, { unique: true, name: 'matching_book_state_key' }],
     [c.tickers, { chain_id: 1, condition_id: 1 }, { unique: true, name: 'matching_ticker_key' }],
     [c.statusChanges, { change_id: 1 }, { unique: true, name: 'matching_status_change_key' }],
   ];
-  for (const [collection, keys, options] of specs) {
-    if (!options.unique && !c.secondaryIndexes) continue;
+  for (const [collection, keys, { idKey, ...options }] of specs) {
+    if ((!options.unique || idKey) && !c.secondaryIndexes) continue;
     try {
       await collection.createIndex(keys, options);
     } catch (error) {

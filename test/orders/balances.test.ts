@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { BalanceCache } from '../../src/orders/balance-cache';
 import { createOrderModel } from '../../src/orders/models';
-import { collateralAsset, reservationKey, tokenAsset } from '../../src/orders/reservations';
+import { collateralAsset, reservationKey, SNAPSHOT_EVERY, tokenAsset } from '../../src/orders/reservations';
 import { orderAmounts } from '../../src/signing';
 import type { MarketRecord } from '../../src/db/models/market.model';
 import { useTestDatabase } from '../helpers/test-database';
@@ -220,6 +220,43 @@ describe('balances, reservations and amount math', () => {
       // And it writes on top of it.
       await other.orders.context.reservationStore.lowerHold(owner, '0xaa', 1n);
       expect(await writer.held(wallet, 56, owner.asset)).toBe(1n);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('when a wallet holds many orders, then only every SNAPSHOT_EVERY-th version stores the whole map, the rest their changes, and another process folds them to the same holds', async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
+    const key = reservationKey(wallet, 56, owner.asset);
+    const hash = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
+    const writer = h.orders.context.reservationStore;
+    await writer.reserve({ ...owner, available: 1_000n * ONE, items: Array.from({ length: 200 }, (_, i) => ({ order_hash: hash(i), units: 5n * ONE })) });
+    // 40 versions of one change each: every third hold dropped, the others lowered to 1 unit.
+    for (let i = 0; i < 40; i++) await writer.lowerHold(owner, hash(i), i % 3 === 0 ? 0n : 1n);
+    const expected = 200n * 5n * ONE - 40n * 5n * ONE + BigInt(Array.from({ length: 40 }, (_, i) => i).filter((i) => i % 3 !== 0).length);
+    expect(await writer.held(wallet, 56, owner.asset)).toBe(expected);
+
+    const rows = await h.orders.context.models.reservations.find({ key }).lean();
+    expect(rows.map((r) => r.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => 21 + i)); // 1-20 pruned
+    for (const r of rows) {
+      expect(r.base).toBe(1 + Math.floor((r.version - 1) / SNAPSHOT_EVERY) * SNAPSHOT_EVERY);
+      if (r.version === r.base) {
+        expect(r.changes_json).toBeUndefined();
+        expect(Object.keys(JSON.parse(r.holds_json!) as object).length).toBeGreaterThan(150);
+      } else {
+        expect(r.holds_json).toBeUndefined();
+        expect(Object.keys(JSON.parse(r.changes_json!) as object)).toHaveLength(1); // its own change, not the map
+      }
+    }
+
+    const other = await startOrderHarness(database.db);
+    try {
+      expect(await other.orders.context.reservationStore.held(wallet, 56, owner.asset)).toBe(expected);
+      await other.orders.context.reservationStore.lowerHold(owner, hash(199), 0n); // written on top of the fold
+      expect(await writer.held(wallet, 56, owner.asset)).toBe(expected - 5n * ONE);
+      const newest = await h.orders.context.models.reservations.findById(`${key}:42`).lean();
+      expect(JSON.parse(newest!.changes_json!)).toEqual({ [hash(199)]: null });
     } finally {
       await other.close();
     }

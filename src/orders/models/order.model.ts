@@ -1,6 +1,7 @@
 import { Connection, Model, Schema } from 'mongoose';
 import type { OrderRecord } from '../../contracts/order-record';
 import { modelOf } from '../../db/models/model-of';
+import { sameAsId } from '../../db/index-policy';
 
 const ORDER_STATUSES = ['OPEN', 'PARTIALLY_FILLED', 'MATCHED', 'FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED'];
 
@@ -49,6 +50,8 @@ const schema = new Schema<StoredOrderDocument>(
 );
 // One document per signed order, across every API process: a replayed order is a duplicate-key error.
 schema.index({ order_hash: 1 }, { unique: true });
+// Orders are inserted with `_id` = order hash (placement-writes.ts): `_id` already refuses a replay.
+sameAsId(schema, 'order_hash');
 // Private reads: the wallet's orders newest first with order_hash as tie-breaker.
 schema.index({ wallet: 1, created_at: -1, order_hash: -1 });
 // Cancel-by-filter/all and reservation repair read the wallet's live orders.

@@ -9,7 +9,8 @@ export interface ReservationHold {
 
 /**
  * One immutable version of what a wallet holds of one asset (collateral of a chain, or one
- * outcome token): the map order_hash -> hold (stored as `holds_json`). A writer reads the newest version N and inserts
+ * outcome token): the map order_hash -> hold (stored whole as `holds_json`, or as the changes since
+ * the last whole version: `base`, `changes_json`). A writer reads the newest version N and inserts
  * version N+1; `_id` = `${key}:${N+1}` is unique, so of two racing writers exactly one wins and the
  * other re-reads. Only inserts decide (FerretDB's findOneAndUpdate is not atomic under load).
  * `key` = `${chain_id}:${wallet}:${asset}` with asset `collateral:<erc20>` or `token:<token_id>`.
@@ -29,6 +30,14 @@ export interface WalletReservationRecord {
   holds_json?: string;
   /** The map as an object: versions written before `holds_json` (read only). */
   holds?: Record<string, ReservationHold>;
+  /**
+   * The newest whole version at or below this one. A whole version (`holds_json`) is its own base;
+   * the versions between two whole ones store only `changes_json`, `{hash: {units, at} | null}`
+   * (null: the hold was dropped), and are read by folding them onto their base in version order.
+   * Versions written before this field are whole.
+   */
+  base?: number;
+  changes_json?: string;
   created_at: Date;
 }
 
@@ -42,6 +51,8 @@ const schema = new Schema<WalletReservationRecord>(
     version: { type: Number, required: true },
     holds_json: { type: String },
     holds: { type: Schema.Types.Mixed },
+    base: { type: Number },
+    changes_json: { type: String },
     created_at: { type: Date, required: true },
   },
   { versionKey: false, minimize: false },
