@@ -67,6 +67,13 @@ export const MAX_SETTLEMENT_TRADES = 500;
 
 /** Orders placed per step: bounds the step's activity payload (well under 2 MB). */
 export const MAX_PLACE_BATCH = 200;
+/**
+ * Patch id (workflow versioning): steps take up to MAX_PLACE_BATCH_WIDE orders. A backlogged
+ * market spent a third of each 200-order step on what every step costs whatever its size (load
+ * query, book levels, counters, ticker, workflow task round trips).
+ */
+export const WIDE_PLACE_BATCH = 'wide-place-batch';
+export const MAX_PLACE_BATCH_WIDE = 400;
 const DEFAULT_HISTORY_LIMIT = 4_000;
 const STATUSES: readonly MarketStatus[] = ['OPEN', 'CLOSED', 'RESOLVED', 'PAUSED', 'SEEDING'];
 
@@ -412,14 +419,15 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   function take(): Command {
     const first = queue.shift()!;
     if (first.kind !== 'place') return first;
+    const bound = patched(WIDE_PLACE_BATCH) ? MAX_PLACE_BATCH_WIDE : MAX_PLACE_BATCH;
     const hashes = new Set(first.hashes);
-    while (queue.length > 0 && queue[0].kind === 'place' && hashes.size < MAX_PLACE_BATCH) {
+    while (queue.length > 0 && queue[0].kind === 'place' && hashes.size < bound) {
       for (const h of (queue.shift() as { hashes: string[] }).hashes) hashes.add(h);
     }
     const all = [...hashes];
     // Anything beyond the batch bound goes back to the front, in order.
-    if (all.length > MAX_PLACE_BATCH) queue.unshift({ kind: 'place', hashes: all.slice(MAX_PLACE_BATCH) });
-    return { kind: 'place', hashes: all.slice(0, MAX_PLACE_BATCH) };
+    if (all.length > bound) queue.unshift({ kind: 'place', hashes: all.slice(bound) });
+    return { kind: 'place', hashes: all.slice(0, bound) };
   }
 
   const wantsNewRun = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;

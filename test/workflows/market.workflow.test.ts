@@ -1,5 +1,6 @@
 import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
 import { marketWorkflowId } from '../../src/matching/market-ids';
+import { MAX_PLACE_BATCH_WIDE } from '../../workflows/market.workflow';
 import type { MarketRecord } from '../../src/db/models';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { createWorkflowMarketStatusChanger } from '../../src/temporal/market-status-changer';
@@ -188,6 +189,20 @@ describe('market workflow', () => {
     await expect(changer.changeStatus({ ...base, from: 'OPEN', to: 'CLOSED' })).rejects.toHaveProperty('code', 'VALIDATION_ERROR');
     expect((await h.collections.markets.findOne({ condition_id: market.condition_id }))?.status).toBe('PAUSED');
   });
+
+  test('when 450 orders arrive in one hand-off, then one step takes MAX_PLACE_BATCH_WIDE of them and the next the rest', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    // Resting bids only (no trades): each step stamps its orders with its own book_added_at.
+    const orders = await persist(db(), market, Array.from({ length: 450 }, (_, i) => ({ wallet: wallet(), side: 'BUY' as const, price: 10 + (i % 30), size: '1' })));
+    await matcher.submit(market, orders.map((o) => o.order_hash));
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 450, 60_000, 'all placed');
+    const rows = await h.collections.orders.find({ condition_id: market.condition_id }, { projection: { book_added_at: 1 } }).toArray();
+    const perStep = new Map<number, number>();
+    for (const r of rows) perStep.set(r.book_added_at!.getTime(), (perStep.get(r.book_added_at!.getTime()) ?? 0) + 1);
+    expect([...perStep.values()].sort((a, b) => b - a)).toEqual([MAX_PLACE_BATCH_WIDE, 450 - MAX_PLACE_BATCH_WIDE]);
+    await saveHistory(h, marketWorkflowId(market), 'market-wide-batch.json');
+  }, 90_000);
 
   test('when a persisted order is malformed or breaks the engine rules, then it ends MATCH_FAILED and the market keeps going', async () => {
     const market = newMarket();
