@@ -17,6 +17,8 @@ const KEEP_VERSIONS = 20;
  */
 export const SNAPSHOT_EVERY = 16;
 const MAX_ATTEMPTS = 100;
+/** Folds of a key's newest version tried before giving up (each failed one means heavy contention). */
+const MAX_FOLDS = 10;
 /** Versions looked up per primary-key query when finding the newest from a hint. */
 const PROBE_WINDOW = 3 * KEEP_VERSIONS;
 
@@ -265,6 +267,12 @@ export class ReservationStore {
   private async findHead(key: string, from: number): Promise<Head> {
     const hint = await this.heads().findOne({ _id: key });
     let start = Math.max(from, hint?.version ?? 0, 1);
+    // A fold fails only when another process pruned under it, i.e. wrote 20 versions meanwhile.
+    let folds = 0;
+    const fold = async (row: WalletReservationRecord): Promise<Head | null> => {
+      if (++folds > MAX_FOLDS) throw new AppError('SERVICE_DEGRADED', 'Balance reservation is contended; retry');
+      return this.headOf(key, row);
+    };
     for (;;) {
       const ids = Array.from({ length: PROBE_WINDOW }, (_, i) => `${key}:${start + i}`);
       const rows = await this.reservations.find({ _id: { $in: ids } }, { version: 1 }).lean();
@@ -273,7 +281,7 @@ export class ReservationStore {
         // Nothing from the hint on (only if the hint ran ahead of a pruned or reset key): read by key.
         const row = await this.reservations.findOne({ key }).sort({ version: -1 }).lean();
         if (!row) return NO_HEAD;
-        const head = await this.headOf(key, row);
+        const head = await fold(row);
         if (head) return this.remember(key, head);
         start = row.version; // pruned under our feet: look again from there
         continue;
@@ -281,7 +289,7 @@ export class ReservationStore {
       if (newest < start + PROBE_WINDOW - 1) {
         if (newest === 0) return NO_HEAD;
         const row = await this.reservations.findById(`${key}:${newest}`).lean();
-        const head = row ? await this.headOf(key, row) : null;
+        const head = row ? await fold(row) : null;
         if (head) return this.remember(key, head);
       }
       start = newest; // the whole window exists (or the newest was just pruned): look further on
@@ -371,7 +379,7 @@ export class ReservationStore {
       const next = draft.result();
       if (!next) return;
       const version = head.version + 1;
-      // Whole every SNAPSHOT_EVERY versions (and on top of a version with no base), else changes only.
+      // Whole for a key's first version and SNAPSHOT_EVERY versions after the last whole one, else changes only.
       const whole = head.version === 0 || version - head.base >= SNAPSHOT_EVERY;
       const base = whole ? version : head.base;
       try {

@@ -262,6 +262,21 @@ describe('balances, reservations and amount math', () => {
     }
   });
 
+  test('when a version the newest folds on is missing, then a process new to the key gives up with SERVICE_DEGRADED instead of looping', async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
+    const key = reservationKey(wallet, 56, owner.asset);
+    await h.orders.context.reservationStore.reserve({ ...owner, available: 100n * ONE, items: [{ order_hash: '0xbb', units: 100n * ONE }] });
+    for (let i = 1; i <= 5; i++) await h.orders.context.reservationStore.lowerHold(owner, '0xbb', 100n * ONE - BigInt(i));
+    await h.orders.context.models.reservations.deleteOne({ _id: `${key}:3` });
+    const other = await startOrderHarness(database.db);
+    try {
+      await expect(other.orders.context.reservationStore.held(wallet, 56, owner.asset)).rejects.toMatchObject({ code: 'SERVICE_DEGRADED' });
+    } finally {
+      await other.close();
+    }
+  });
+
   test('when the event hook sees an order event (matched, cancelled), then no chain read is dropped: only a settled fill moves balances', async () => {
     const privateKey = generatePrivateKey();
     const wallet = { address: privateKeyToAccount(privateKey).address, privateKey }; // a wallet no other test holds funds for
