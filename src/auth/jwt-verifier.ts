@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JWTVerifyGetKey } from 'jose';
 import { AppError } from '../errors';
 import { loadJose } from './jose-loader';
@@ -17,7 +18,18 @@ export interface JwtVerifierOptions {
   issuer?: string;
   audience?: string;
   clockToleranceSec?: number;
+  /** The clock of the verified-token memory (tests move it); default Date.now. */
+  now?: () => number;
 }
+
+/**
+ * A verified token is remembered for at most this long (and never past its `exp`): a bot presents
+ * the same JWT on every request, and its HMAC or signature check was ~7% of the API's CPU under a
+ * stream of single-order POSTs. Bounded so that a key the identity provider withdraws stops being
+ * honoured within a minute.
+ */
+export const VERIFIED_TOKEN_TTL_MS = 60_000;
+const MAX_REMEMBERED_TOKENS = 10_000;
 
 export interface JwtVerifier {
   /** The wallet (lower-case) of a valid JWT; AUTH_INVALID otherwise. */
@@ -43,10 +55,22 @@ export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
     return remote;
   };
   const claims = { issuer: options.issuer, audience: options.audience, requiredClaims: ['exp'], clockTolerance: options.clockToleranceSec ?? 5 };
+  const now = options.now ?? Date.now;
+  // By the token's SHA-256, not the token: the memory holds no credential.
+  const verified = new Map<string, { wallet: string; until: number }>();
+  const remember = (digest: string, wallet: string, exp: unknown) => {
+    if (typeof exp !== 'number') return;
+    if (verified.size >= MAX_REMEMBERED_TOKENS) verified.delete(verified.keys().next().value!); // the oldest
+    verified.set(digest, { wallet, until: Math.min(exp * 1000, now() + VERIFIED_TOKEN_TTL_MS) });
+  };
 
   return {
     async verify(token) {
       if (!COMPACT_JWS.test(token)) throw new AppError('AUTH_INVALID', 'Malformed JWT');
+      const digest = createHash('sha256').update(token).digest('base64url');
+      const seen = verified.get(digest);
+      if (seen && now() < seen.until) return { wallet: seen.wallet };
+      if (seen) verified.delete(digest);
       const jose = await loadJose();
       let alg: string | undefined;
       try {
@@ -66,6 +90,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
         }
         const wallet = normalizeWallet(payload.wallet_address);
         if (!wallet) throw new AppError('AUTH_INVALID', 'JWT has no valid wallet_address claim');
+        remember(digest, wallet, payload.exp);
         return { wallet };
       } catch (error) {
         throw toAuthError(error);

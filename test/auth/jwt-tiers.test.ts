@@ -163,4 +163,29 @@ describe('JWT verifier (HS256 secret)', () => {
     // The signing above imports its own keys; the verifier's import is the one with usage 'verify'.
     expect(imports.mock.calls.filter((call) => (call[4] as string[]).includes('verify'))).toHaveLength(1);
   });
+
+  test('when one JWT comes again, then its signature is checked once, until VERIFIED_TOKEN_TTL_MS or its exp; any other token is checked anew', async () => {
+    const { createJwtVerifier, VERIFIED_TOKEN_TTL_MS } = await import('../../src/auth/jwt-verifier');
+    const checks = jest.spyOn(crypto.subtle, 'verify');
+    let clock = Date.now();
+    const verifier = createJwtVerifier({ secret: JWT_SECRET, now: () => clock });
+    const token = await signJwt(WALLET_A, { expiresIn: '10m' });
+    for (let i = 0; i < 3; i++) expect(await verifier.verify(token)).toEqual({ wallet: WALLET_A });
+    expect(checks).toHaveBeenCalledTimes(1);
+    // The same claims under another signature are another token: checked, and refused.
+    const forged = `${token.slice(0, token.lastIndexOf('.') + 1)}${'A'.repeat(43)}`;
+    await expect(verifier.verify(forged)).rejects.toMatchObject({ code: 'AUTH_INVALID' });
+    expect(checks).toHaveBeenCalledTimes(2);
+    // Past the memory's bound the token is checked again (and is still valid).
+    clock += VERIFIED_TOKEN_TTL_MS + 1;
+    expect(await verifier.verify(token)).toEqual({ wallet: WALLET_A });
+    expect(checks).toHaveBeenCalledTimes(3);
+    // Never past its exp: a token expiring in 2 s is remembered for 2 s at most.
+    const short = await signJwt(WALLET_A, { expiresIn: '2s' });
+    clock = Date.now();
+    await verifier.verify(short);
+    clock += 2_001;
+    await verifier.verify(short).catch(() => undefined); // checked again (jose's tolerance may still accept it)
+    expect(checks).toHaveBeenCalledTimes(5);
+  });
 });
