@@ -152,6 +152,7 @@ async function main(): Promise<void> {
   let latency = null as Record<string, unknown> | null;
   let latencyBatched = null as Record<string, unknown> | null;
   let settlementDrain = null as { waited_s: number | null; still_settling: number } | null;
+  let settlementDrainBetween = null as { waited_s: number | null; still_settling: number } | null;
   try {
     service = await startService({ logLevel: process.env.E2E_LOG_LEVEL ?? 'warn' });
     log(`service ready in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${service.api}`);
@@ -259,13 +260,23 @@ async function main(): Promise<void> {
     const sustained = median(sustainedRates) ?? 4;
     // The rounds leave thousands of trades settling (bursts above what settlement keeps up with):
     // latency is measured at half load once they are settled, not on top of their backlog.
-    const drainStarted = performance.now();
-    const unsettled = await observer.waitSettled(drainStarted + SETTLE_WAIT_MS);
-    settlementDrain = { waited_s: round1((performance.now() - drainStarted) / 1000), still_settling: unsettled };
-    log(unsettled < 0
-      ? 'settlement of the rounds: not observable in REST mode, latency phases start at once'
-      : `settlement of the rounds: waited ${settlementDrain.waited_s} s, ${unsettled} order(s) still settling`);
-    if (BATCH > 1) latencyBatched = await runLatency(sustained, BATCH);
+    // Each latency phase starts once what came before it has settled, so neither measures the
+    // other's settlement backlog.
+    const watcher = observer;
+    const drain = async (what: string): Promise<{ waited_s: number | null; still_settling: number }> => {
+      const started = performance.now();
+      const unsettled = await watcher.waitSettled(started + SETTLE_WAIT_MS);
+      const waited = { waited_s: round1((performance.now() - started) / 1000), still_settling: unsettled };
+      log(unsettled < 0
+        ? `settlement of ${what}: not observable in REST mode, the next phase starts at once`
+        : `settlement of ${what}: waited ${waited.waited_s} s, ${unsettled} order(s) still settling`);
+      return waited;
+    };
+    settlementDrain = await drain('the rounds');
+    if (BATCH > 1) {
+      latencyBatched = await runLatency(sustained, BATCH);
+      settlementDrainBetween = await drain('the batched latency phase');
+    }
     latency = await runLatency(sustained, 1);
 
   } catch (error) {
@@ -303,6 +314,7 @@ async function main(): Promise<void> {
     latency,
     latency_batched: latencyBatched,
     settlement_drain_before_latency: settlementDrain,
+    settlement_drain_between_latency_phases: settlementDrainBetween,
     context: {
       rounds: ROUNDS, orders_per_round: ORDERS, clients: CLIENTS, batch: BATCH, singles_orders: SINGLES, baseline_orders: BASELINE,
       latency_seconds: LAT_SECONDS, order_size_shares: 1, cpus: os.cpus().length, load_avg_before: loadBefore, load_avg_after: load(),
