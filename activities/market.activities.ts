@@ -142,7 +142,7 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
       }
       // Side by side: both only have to be there before the orders below say MATCHED.
       await Promise.all([
-        timed('step.fills', () => insertNew(c.fills, fills)),
+        timed('step.fills', async () => reportDivergence(market, fills, await insertNew(c.fills, fills))),
         timed('step.trades', () => insertNew(c.trades, batch.trades.map((t) => ({
           _id: t.tradeId, trade_id: t.tradeId, ...filter, price: priceOfTicks(t.yesPrice), size: t.size, settlement_status: 'PENDING', created_at: at,
         })))),
@@ -237,6 +237,26 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     await Promise.all([userPublished, publishSafely(marketEvents, market), markersDone]);
   }
 
+  /**
+   * Fills of this step that were there already (`existing`: a retried step) must be the ones it
+   * decides now. A step re-decided after a lost workflow task can differ (docs/matching.md, "Worker
+   * died mid-step"): the first writer's fills stay, and this says so loudly, naming both versions,
+   * for an operator to reconcile, instead of leaving it silent.
+   */
+  async function reportDivergence(market: MarketRef, fills: FillRecord[], existing: string[]): Promise<void> {
+    if (existing.length === 0) return;
+    const decided = new Map(fills.map((f) => [f._id, f]));
+    const differs = (await findByIds(c.fills, existing)).filter((stored) => {
+      const now = decided.get(stored._id);
+      return now !== undefined && DIVERGENCE_KEYS.some((k) => stored[k] !== now[k]);
+    });
+    if (differs.length === 0) return;
+    const pick = (f: FillRecord) => Object.fromEntries(DIVERGENCE_KEYS.map((k) => [k, f[k]]));
+    logger.error({
+      market, fills: differs.map((stored) => ({ id: stored._id, stored: pick(stored), decided: pick(decided.get(stored._id)!) })),
+    }, 'market step diverged from an earlier attempt of the same step: the stored fills were kept (docs/matching.md, "Worker died mid-step")');
+  }
+
   async function publishSafely(events: RealtimeEvent[], market: MarketRef): Promise<void> {
     if (events.length === 0) return;
     try {
@@ -293,15 +313,32 @@ function toPlaceable(o: StoredOrder): PlaceableOrder {
  */
 const BULK_CHUNK = 50;
 
-/** Inserts documents keyed by `_id`; ones already there (a retried step) are left as they are. */
-async function insertNew<T extends mongo.Document>(collection: mongo.Collection<T>, docs: T[]): Promise<void> {
+/** What makes a fill the same decision: its order, side of the trade, size and counterparty. */
+const DIVERGENCE_KEYS = ['order_hash', 'role', 'size_units', 'counter_order_hash'] as const;
+
+/**
+ * Inserts documents keyed by `_id`; ones already there (a retried step) are left as they are, and
+ * their ids returned.
+ */
+async function insertNew<T extends mongo.Document>(collection: mongo.Collection<T>, docs: T[]): Promise<string[]> {
+  const existing: string[] = [];
   for (let i = 0; i < docs.length; i += BULK_CHUNK) {
     try {
       await collection.insertMany(docs.slice(i, i + BULK_CHUNK) as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
     } catch (error) {
       if (!onlyDuplicateKeys(error)) throw error;
+      for (const e of writeErrorsOf(error)) {
+        const doc = e.index === undefined ? undefined : docs[i + e.index];
+        if (doc) existing.push(String(doc._id));
+      }
     }
   }
+  return existing;
+}
+
+function writeErrorsOf(error: unknown): { index?: number }[] {
+  const writeErrors = (error as { writeErrors?: { index?: number }[] | { index?: number } }).writeErrors;
+  return Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
 }
 
 /** Unordered bulk write that treats duplicate-key errors as "a newer row is already there". */

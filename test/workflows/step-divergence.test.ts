@@ -1,0 +1,48 @@
+import { createMarketActivities } from '../../activities/market.activities';
+import { ensureMatchingIndexes, matchingCollections } from '../../src/matching/collections';
+import { fillIdOf, marketKeyOf } from '../../src/matching/market-ids';
+import type { BatchWrite, TradeLegWrite, TradeWrite } from '../../src/matching/payloads';
+import type { Logger } from '../../src/logging/logger';
+import { useTestDatabase } from '../helpers/test-database';
+import { logger as silent, newMarket, RecordingPublisher } from './market-harness';
+
+const SHARE = 10n ** 18n;
+const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+const leg = (order: number, side: 'BUY' | 'SELL'): TradeLegWrite => ({
+  orderHash: hash(order), maker: `0x${order.toString(16).padStart(40, '0')}`, side, outcome: 1, price: 60, size: SHARE.toString(), collateral: (6n * SHARE / 10n).toString(), fee: '0',
+});
+
+describe('a market step written twice with different decisions', () => {
+  const { db } = useTestDatabase('diverge');
+
+  test('when a retried step decides another trade under a trade id already written, then the stored fills stay and the divergence is logged with both versions', async () => {
+    const collections = matchingCollections(db());
+    await ensureMatchingIndexes(collections);
+    const errors: unknown[][] = [];
+    const logger = Object.assign(Object.create(silent) as Logger, { error: (...args: unknown[]) => errors.push(args) });
+    const activities = createMarketActivities({ collections, publisher: new RecordingPublisher(), logger });
+    const market = newMarket();
+    const tradeId = `${marketKeyOf(market)}:1`;
+    const step = (trade: TradeWrite): BatchWrite => ({
+      market, decimals: 18, at: Date.now(), orders: [], direct: [], trades: [trade], book: [], ticker: null, counters: { seq: 3, bookSeq: 0, tradeSeq: 1, arrival: 2 },
+    });
+    const first: TradeWrite = { tradeId, seq: 2, kind: 'TRANSFER', yesPrice: 60, size: SHARE.toString(), taker: leg(1, 'BUY'), maker: leg(2, 'SELL') };
+
+    await activities.applyMatchBatch(step(first));
+    // The same decision again (an ordinary retry): nothing to say.
+    await activities.applyMatchBatch(step(first));
+    expect(errors).toEqual([]);
+
+    // Another maker under the same trade id (the lost attempt's clock expired maker 2, say).
+    await activities.applyMatchBatch(step({ ...first, maker: leg(3, 'SELL') }));
+    const maker = await collections.fills.findOne({ _id: fillIdOf(tradeId, 'maker') });
+    expect(maker?.order_hash).toBe(hash(2));
+    expect(errors).toHaveLength(1);
+    const [details, message] = errors[0] as [{ fills: { id: string; stored: Record<string, string>; decided: Record<string, string> }[] }, string];
+    expect(message).toMatch(/diverged/);
+    const byId = new Map(details.fills.map((f) => [f.id, f]));
+    expect([...byId.keys()].sort()).toEqual([fillIdOf(tradeId, 'maker'), fillIdOf(tradeId, 'taker')].sort());
+    expect(byId.get(fillIdOf(tradeId, 'maker'))).toMatchObject({ stored: { order_hash: hash(2) }, decided: { order_hash: hash(3) } });
+    expect(byId.get(fillIdOf(tradeId, 'taker'))).toMatchObject({ stored: { counter_order_hash: hash(2) }, decided: { counter_order_hash: hash(3) } });
+  });
+});
