@@ -10,7 +10,7 @@ import type { mongo } from 'mongoose';
 import { holdLevelOf, type RealtimeEvent, type RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import { formatCanonical } from '../src/money';
-import { onlyDuplicateKeys } from '../src/db/duplicate-keys';
+import { bulk, insertNew } from '../src/db/bulk-writes';
 import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { LoadedOrders } from '../src/matching/loaded-orders';
 import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
@@ -107,7 +107,7 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
       if (!isDuplicateKey(error)) throw error;
     });
 
-    // 1. Fills and public trades first: an order that reads MATCHED always has its fills.
+    // 1. Fills first: an order that reads MATCHED always has its fills.
     const touched = [...new Set([...batch.orders.map((o) => o.hash), ...batch.direct.map((d) => d.hash)])];
     // Whole documents: the events at the end present each order as this step leaves it, without reading it back.
     // Only the orders this step placed (or ended at once) can come from its load (LoadedOrders);
@@ -137,16 +137,12 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
             size_units: leg.size, fee_units: leg.fee, collateral_units: leg.collateral, kind: t.kind,
             settlement_status: 'PENDING', tx_hash: '', counter_order_hash: other.orderHash, created_at: at, updated_at: at,
             settlement_batch: settlementBatch,
+            // The public print is written when the trade settles (settlement.activities.ts), from this.
+            ...(role === 'taker' ? { trade_price: priceOfTicks(t.yesPrice) } : {}),
           });
         }
       }
-      // Side by side: both only have to be there before the orders below say MATCHED.
-      await Promise.all([
-        timed('step.fills', async () => reportDivergence(market, fills, await insertNew(c.fills, fills))),
-        timed('step.trades', () => insertNew(c.trades, batch.trades.map((t) => ({
-          _id: t.tradeId, trade_id: t.tradeId, ...filter, price: priceOfTicks(t.yesPrice), size: t.size, settlement_status: 'PENDING', created_at: at,
-        })))),
-      ]);
+      await timed('step.fills', async () => reportDivergence(market, fills, await insertNew(c.fills, fills)));
     }
 
     // 2. Orders, each guarded by the engine seq that produced its state. `after` is each order as
@@ -307,47 +303,5 @@ function toPlaceable(o: StoredOrder): PlaceableOrder {
   };
 }
 
-/**
- * Bulk writes go out in chunks: it bounds each command (FerretDB v1.24 hung on ~100 statements
- * before the patch in src/tools/ferretdb-patches.ts), and costs MongoDB a round trip per chunk.
- */
-const BULK_CHUNK = 50;
-
 /** What makes a fill the same decision: its order, side of the trade, size and counterparty. */
 const DIVERGENCE_KEYS = ['order_hash', 'role', 'size_units', 'counter_order_hash'] as const;
-
-/**
- * Inserts documents keyed by `_id`; ones already there (a retried step) are left as they are, and
- * their ids returned.
- */
-async function insertNew<T extends mongo.Document>(collection: mongo.Collection<T>, docs: T[]): Promise<string[]> {
-  const existing: string[] = [];
-  for (let i = 0; i < docs.length; i += BULK_CHUNK) {
-    try {
-      await collection.insertMany(docs.slice(i, i + BULK_CHUNK) as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
-    } catch (error) {
-      if (!onlyDuplicateKeys(error)) throw error;
-      for (const e of writeErrorsOf(error)) {
-        const doc = e.index === undefined ? undefined : docs[i + e.index];
-        if (doc) existing.push(String(doc._id));
-      }
-    }
-  }
-  return existing;
-}
-
-function writeErrorsOf(error: unknown): { index?: number }[] {
-  const writeErrors = (error as { writeErrors?: { index?: number }[] | { index?: number } }).writeErrors;
-  return Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-}
-
-/** Unordered bulk write that treats duplicate-key errors as "a newer row is already there". */
-async function bulk<T extends mongo.Document>(collection: mongo.Collection<T>, ops: mongo.AnyBulkWriteOperation<T>[]): Promise<void> {
-  for (let i = 0; i < ops.length; i += BULK_CHUNK) {
-    try {
-      await collection.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
-    } catch (error) {
-      if (!onlyDuplicateKeys(error)) throw error;
-    }
-  }
-}

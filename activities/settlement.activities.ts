@@ -7,6 +7,7 @@ import { Context } from '@temporalio/activity';
 import { holdLevelOf, type HoldLevel, type RealtimeEvent, type RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import type { mongo } from 'mongoose';
+import { insertNew } from '../src/db/bulk-writes';
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { fillIdOf, fillIdsOf, type MarketRef } from '../src/matching/market-ids';
 import type { SettlementGroup } from '../src/matching/payloads';
@@ -35,6 +36,18 @@ interface FillStatusWrite {
   passedThrough?: FillStatus[];
 }
 const FINAL: FillStatus[] = ['CONFIRMED', 'FAILED'];
+
+/** A public trade row (collection `trades`, `_id` = trade id; sizes in base units). */
+interface TradeRow {
+  _id: string;
+  trade_id: string;
+  chain_id: number;
+  condition_id: string;
+  price: string;
+  size: string;
+  settlement_status: FillStatus;
+  created_at: Date;
+}
 
 export function createSettlementActivities({ collections: c, publisher, logger, chain, pollMs = 1_000, confirmWaitMs = 3_000 }: SettlementActivityDeps) {
   const publish = async (events: RealtimeEvent[]) => {
@@ -247,16 +260,14 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     const groups = q.groups.filter((g) => g.tradeIds.length > 0);
     if (groups.length === 0) return [];
     const tradeIds = groups.flatMap((g) => g.tradeIds);
-    // The public prints this write confirms (read before it: a retried write prints nothing twice).
-    const printing = q.status === 'CONFIRMED' ? (await findByIds(c.trades, tradeIds)).filter((t) => t.settlement_status !== 'CONFIRMED') : [];
     await c.fills.bulkWrite(groups.map((g) => ({
       updateMany: {
         filter: { _id: { $in: fillIdsOf(g.tradeIds) }, ...unsettled },
         update: { $set: { settlement_status: q.status, updated_at: now, ...(g.txHash ? { tx_hash: g.txHash } : {}) } },
       },
     })), { ordered: false });
-    if (FINAL.includes(q.status)) await c.trades.updateMany({ _id: { $in: tradeIds }, ...unsettled }, { $set: { settlement_status: q.status } });
     const fills = await findByIds(c.fills, fillIdsOf(tradeIds));
+    const printing = FINAL.includes(q.status) ? await writeTrades(fills) : [];
     const events: RealtimeEvent[] = [];
     for (const status of [...(q.passedThrough ?? []), q.status]) {
       for (const f of fills) {
@@ -273,6 +284,30 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     }
     await publish(events);
     return fills;
+  }
+
+  /**
+   * Writes the public trade of each final taker fill, with the fill's status, and returns the ones
+   * this write confirmed, to print: a trade already written (a retried write) prints nothing twice.
+   * Trades of fills written before prints waited for settlement already have their row (PENDING,
+   * from their step): it takes the fill's status.
+   */
+  async function writeTrades(fills: FillRecord[]): Promise<TradeRow[]> {
+    const takers = fills.filter((f) => f.role === 'taker' && FINAL.includes(f.settlement_status));
+    const statusOf = new Map(takers.map((f) => [f.trade_id, f.settlement_status]));
+    const rows: TradeRow[] = takers.filter((f) => f.trade_price !== undefined).map((f) => ({
+      _id: f.trade_id, trade_id: f.trade_id, chain_id: f.chain_id, condition_id: f.condition_id, price: f.trade_price!,
+      size: f.size_units, settlement_status: f.settlement_status, created_at: f.created_at,
+    }));
+    const there = new Set(await insertNew(c.trades, rows));
+    for (const f of takers) if (f.trade_price === undefined) there.add(f.trade_id);
+    const earlier = there.size > 0 ? (await findByIds(c.trades, [...there])).filter((t) => !FINAL.includes(t.settlement_status as FillStatus)) : [];
+    for (const status of FINAL) {
+      const ids = earlier.map((t) => String(t._id)).filter((id) => statusOf.get(id) === status);
+      if (ids.length > 0) await c.trades.updateMany({ _id: { $in: ids }, settlement_status: { $nin: FINAL } }, { $set: { settlement_status: status } });
+    }
+    const confirmed = (id: string) => statusOf.get(id) === 'CONFIRMED';
+    return [...rows.filter((r) => !there.has(r._id) && confirmed(r._id)), ...(earlier as TradeRow[]).filter((t) => confirmed(String(t._id)))];
   }
 
   /**

@@ -55,6 +55,11 @@ export interface FillRecord {
   counter_order_hash: string;
   /** Batch id of the settlement workflow that settles it (`settlement-{settlement_batch}`). */
   settlement_batch?: string;
+  /**
+   * Taker fills: the trade's YES price (canonical decimal), for its public print, which is written
+   * once the trade settles. Fills written before have none: their trade row was written at the step.
+   */
+  trade_price?: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -62,7 +67,7 @@ export interface FillRecord {
 export interface MatchingCollections {
   orders: Collection<StoredOrder>;
   fills: Collection<FillRecord>;
-  /** Public trades, `_id` = trade id. */
+  /** Public trades, `_id` = trade id: written when a trade settles (CONFIRMED or FAILED). */
   trades: Collection<Document & { _id?: string }>;
   bookLevels: Collection<Document>;
   bookStates: Collection<Document>;

@@ -53,9 +53,9 @@ describe('market workflow', () => {
       ['maker', sell.order_hash, 'SELL', '0.6', '4', 'PENDING', ''],
       ['taker', buy.order_hash, 'BUY', '0.6', '4', 'PENDING', ''],
     ]);
-    const trades = await h.collections.trades.find({ condition_id: market.condition_id }).toArray();
-    expect(trades).toHaveLength(1);
-    expect(trades[0]).toMatchObject({ price: '0.6', size: (4n * SHARE).toString(), settlement_status: 'PENDING' });
+    // The public trade row is written when the trade settles; the taker fill carries its YES price.
+    expect(await h.collections.trades.countDocuments({ condition_id: market.condition_id })).toBe(0);
+    expect(fills.map((f) => f.trade_price)).toEqual([undefined, '0.6']);
     const levels = await h.collections.bookLevels.find({ condition_id: market.condition_id }).toArray();
     expect(levels.map((l) => [l.side, l.price, l.remaining])).toEqual([['ASK', '0.6', (6n * SHARE).toString()]]);
     const ticker = await h.collections.tickers.findOne({ condition_id: market.condition_id });
@@ -88,9 +88,14 @@ describe('market workflow', () => {
     // Settled: one print, as REST shows it (YES price, size in shares, match time).
     const prints = h.publisher.events.filter((e) => e.channel === 'trades' && e.condition_id === market.condition_id).map((e) => e.payload);
     expect(prints).toEqual([{
-      trade_id: trades[0].trade_id, condition_id: market.condition_id, chain_id: market.chain_id, price: '0.6', size: '4',
-      created_at: (trades[0].created_at as Date).toISOString(),
+      trade_id: fills[0].trade_id, condition_id: market.condition_id, chain_id: market.chain_id, price: '0.6', size: '4',
+      created_at: fills[0].created_at.toISOString(),
     }]);
+    // The trade row, written as it settled, is what REST lists.
+    const trades = await h.collections.trades.find({ condition_id: market.condition_id }).toArray();
+    expect(trades).toEqual([expect.objectContaining({
+      _id: fills[0].trade_id, trade_id: fills[0].trade_id, price: '0.6', size: (4n * SHARE).toString(), settlement_status: 'CONFIRMED', created_at: fills[0].created_at,
+    })]);
 
     await saveHistory(h, marketWorkflowId(market), 'market-match.json');
   });

@@ -1,0 +1,44 @@
+import type { mongo } from 'mongoose';
+import { onlyDuplicateKeys } from './duplicate-keys';
+
+/**
+ * Bulk writes go out in chunks: it bounds each command (FerretDB v1.24 hung on ~100 statements
+ * before the patch in src/tools/ferretdb-patches.ts), and costs MongoDB a round trip per chunk.
+ */
+export const BULK_CHUNK = 50;
+
+/**
+ * Inserts documents keyed by `_id`; ones already there (a retried write) are left as they are, and
+ * their ids returned.
+ */
+export async function insertNew<T extends mongo.Document>(collection: mongo.Collection<T>, docs: T[]): Promise<string[]> {
+  const existing: string[] = [];
+  for (let i = 0; i < docs.length; i += BULK_CHUNK) {
+    try {
+      await collection.insertMany(docs.slice(i, i + BULK_CHUNK) as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
+    } catch (error) {
+      if (!onlyDuplicateKeys(error)) throw error;
+      for (const e of writeErrorsOf(error)) {
+        const doc = e.index === undefined ? undefined : docs[i + e.index];
+        if (doc) existing.push(String(doc._id));
+      }
+    }
+  }
+  return existing;
+}
+
+function writeErrorsOf(error: unknown): { index?: number }[] {
+  const writeErrors = (error as { writeErrors?: { index?: number }[] | { index?: number } }).writeErrors;
+  return Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+}
+
+/** Unordered bulk write that treats duplicate-key errors as "a newer row is already there". */
+export async function bulk<T extends mongo.Document>(collection: mongo.Collection<T>, ops: mongo.AnyBulkWriteOperation<T>[]): Promise<void> {
+  for (let i = 0; i < ops.length; i += BULK_CHUNK) {
+    try {
+      await collection.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
+    } catch (error) {
+      if (!onlyDuplicateKeys(error)) throw error;
+    }
+  }
+}
