@@ -18,7 +18,7 @@
  * "Matched" = first user-channel event (order PARTIALLY_FILLED/MATCHED/FILLED, or a fill) on /v1/ws;
  * if the service publishes no user events, GET /v1/orders?status=filled polling (said in the output).
  *
- * Scale with env vars: E2E_ROUNDS (3), E2E_ORDERS (1500), E2E_CLIENTS (4), E2E_BATCH (15),
+ * Scale with env vars: E2E_ROUNDS (3), E2E_ORDERS (1500), E2E_CLIENTS (8), E2E_BATCH (15),
  * E2E_SINGLES_ORDERS (60), E2E_BASELINE_ORDERS (40), E2E_LAT_SECONDS (20), E2E_ROUND_TIMEOUT_S (60, per phase),
  * E2E_BUDGET_S (420: no new round after that), E2E_LAT_RATE (orders/s; default 50% of the measured
  * one-market rate), E2E_LOG_LEVEL (warn), E2E_RESULT_FILE (bench/results/e2e.json). Every wait is bounded; the whole run stays near 10 minutes.
@@ -43,7 +43,7 @@ const int = (name: string, fallback: number): number => {
 
 const ROUNDS = int('E2E_ROUNDS', 3);
 const ORDERS = int('E2E_ORDERS', 1500);
-const CLIENTS = Math.max(2, Math.floor(int('E2E_CLIENTS', 4) / 2) * 2);
+const CLIENTS = Math.max(2, Math.floor(int('E2E_CLIENTS', 8) / 2) * 2);
 const BATCH = Math.min(15, int('E2E_BATCH', 15));
 const SINGLES = int('E2E_SINGLES_ORDERS', 60);
 const BASELINE = int('E2E_BASELINE_ORDERS', 40);
