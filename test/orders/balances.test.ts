@@ -18,6 +18,13 @@ describe('balances, reservations and amount math', () => {
   afterAll(async () => h.close());
 
   const held = (wallet: string, asset = collateralAsset(COLLATERAL)) => h.orders.context.reservationStore.held(wallet, 56, asset);
+  /** A wallet no other test touches, as the owner of its collateral holds, and their reservation key. */
+  const freshOwner = () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
+    return { wallet, owner, key: reservationKey(wallet, 56, owner.asset) };
+  };
+  const orderHash = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
 
   test('when a BUY needs more collateral than balance, then INSUFFICIENT_BALANCE with required and available', async () => {
     h.chain.fund(BOB.address, 4n * ONE);
@@ -177,10 +184,9 @@ describe('balances, reservations and amount math', () => {
 
   test('when ten reservations of one wallet arrive in one tick, then they are written as one version and still never exceed the balance', async () => {
     const store = h.orders.context.reservationStore;
-    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
-    const key = reservationKey(wallet, 56, collateralAsset(COLLATERAL));
+    const { wallet, owner, key } = freshOwner();
     const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => store.reserve({
-      wallet, chainId: 56, asset: collateralAsset(COLLATERAL), available: 30n * ONE, items: [{ order_hash: `0x${i.toString(16).padStart(64, '0')}`, units: 5n * ONE }],
+      ...owner, available: 30n * ONE, items: [{ order_hash: orderHash(i), units: 5n * ONE }],
     })));
     expect(outcomes.filter((o) => o.accepted.size === 1)).toHaveLength(6);
     expect(outcomes.filter((o) => o.rejected.size === 1).map((o) => [...o.rejected.values()][0])).toEqual(Array(4).fill({ required: 5n * ONE, available: 0n }));
@@ -190,24 +196,20 @@ describe('balances, reservations and amount math', () => {
 
   test('when reserves and lowers of one key arrive in one tick, then one version carries them all, in arrival order', async () => {
     const store = h.orders.context.reservationStore;
-    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
-    const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
-    const key = reservationKey(wallet, 56, owner.asset);
-    const hash = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
-    await store.reserve({ ...owner, available: 1_000n * ONE, items: Array.from({ length: 200 }, (_, i) => ({ order_hash: hash(i), units: 5n * ONE })) });
+    const { wallet, owner, key } = freshOwner();
+    await store.reserve({ ...owner, available: 1_000n * ONE, items: Array.from({ length: 200 }, (_, i) => ({ order_hash: orderHash(i), units: 5n * ONE })) });
     const versions = await h.orders.context.models.reservations.countDocuments({ key });
     // 100 holds dropped, 100 halved, then a reserve that only fits in what the lowers freed.
-    const lowers = Array.from({ length: 200 }, (_, i) => store.lowerHold(owner, hash(i), i % 2 === 0 ? 0n : 2n * ONE));
-    const late = store.reserve({ ...owner, available: 1_000n * ONE, items: [{ order_hash: hash(999), units: 700n * ONE }] });
+    const lowers = Array.from({ length: 200 }, (_, i) => store.lowerHold(owner, orderHash(i), i % 2 === 0 ? 0n : 2n * ONE));
+    const late = store.reserve({ ...owner, available: 1_000n * ONE, items: [{ order_hash: orderHash(999), units: 700n * ONE }] });
     await Promise.all(lowers);
-    expect((await late).accepted.has(hash(999))).toBe(true);
+    expect((await late).accepted.has(orderHash(999))).toBe(true);
     expect(await store.held(wallet, 56, owner.asset)).toBe(100n * 2n * ONE + 700n * ONE);
     expect(await h.orders.context.models.reservations.countDocuments({ key })).toBe(versions + 1);
   });
 
   test('when another process has written and pruned many versions, then a process new to the key finds the newest by primary key', async () => {
-    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
-    const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
+    const { wallet, owner } = freshOwner();
     const writer = h.orders.context.reservationStore;
     await writer.reserve({ ...owner, available: 100n * ONE, items: [{ order_hash: '0xaa', units: 100n * ONE }] });
     for (let i = 1; i <= 130; i++) await writer.lowerHold(owner, '0xaa', 100n * ONE - BigInt(i));
@@ -226,14 +228,11 @@ describe('balances, reservations and amount math', () => {
   });
 
   test('when a wallet holds many orders, then only every SNAPSHOT_EVERY-th version stores the whole map, the rest their changes, and another process folds them to the same holds', async () => {
-    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
-    const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
-    const key = reservationKey(wallet, 56, owner.asset);
-    const hash = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
+    const { wallet, owner, key } = freshOwner();
     const writer = h.orders.context.reservationStore;
-    await writer.reserve({ ...owner, available: 1_000n * ONE, items: Array.from({ length: 200 }, (_, i) => ({ order_hash: hash(i), units: 5n * ONE })) });
+    await writer.reserve({ ...owner, available: 1_000n * ONE, items: Array.from({ length: 200 }, (_, i) => ({ order_hash: orderHash(i), units: 5n * ONE })) });
     // 40 versions of one change each: every third hold dropped, the others lowered to 1 unit.
-    for (let i = 0; i < 40; i++) await writer.lowerHold(owner, hash(i), i % 3 === 0 ? 0n : 1n);
+    for (let i = 0; i < 40; i++) await writer.lowerHold(owner, orderHash(i), i % 3 === 0 ? 0n : 1n);
     const expected = 200n * 5n * ONE - 40n * 5n * ONE + BigInt(Array.from({ length: 40 }, (_, i) => i).filter((i) => i % 3 !== 0).length);
     expect(await writer.held(wallet, 56, owner.asset)).toBe(expected);
 
@@ -253,19 +252,17 @@ describe('balances, reservations and amount math', () => {
     const other = await startOrderHarness(database.db);
     try {
       expect(await other.orders.context.reservationStore.held(wallet, 56, owner.asset)).toBe(expected);
-      await other.orders.context.reservationStore.lowerHold(owner, hash(199), 0n); // written on top of the fold
+      await other.orders.context.reservationStore.lowerHold(owner, orderHash(199), 0n); // written on top of the fold
       expect(await writer.held(wallet, 56, owner.asset)).toBe(expected - 5n * ONE);
       const newest = await h.orders.context.models.reservations.findById(`${key}:42`).lean();
-      expect(JSON.parse(newest!.changes_json!)).toEqual({ [hash(199)]: null });
+      expect(JSON.parse(newest!.changes_json!)).toEqual({ [orderHash(199)]: null });
     } finally {
       await other.close();
     }
   });
 
   test('when a version the newest folds on is missing, then a process new to the key gives up with SERVICE_DEGRADED instead of looping', async () => {
-    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
-    const owner = { wallet, chainId: 56, asset: collateralAsset(COLLATERAL) };
-    const key = reservationKey(wallet, 56, owner.asset);
+    const { wallet, owner, key } = freshOwner();
     await h.orders.context.reservationStore.reserve({ ...owner, available: 100n * ONE, items: [{ order_hash: '0xbb', units: 100n * ONE }] });
     for (let i = 1; i <= 5; i++) await h.orders.context.reservationStore.lowerHold(owner, '0xbb', 100n * ONE - BigInt(i));
     await h.orders.context.models.reservations.deleteOne({ _id: `${key}:3` });
