@@ -36,6 +36,8 @@ interface FillStatusWrite {
   passedThrough?: FillStatus[];
 }
 const FINAL: FillStatus[] = ['CONFIRMED', 'FAILED'];
+/** Filter of fills and trade rows not final yet: a final status is never written over. */
+const NOT_FINAL = { settlement_status: { $nin: FINAL } };
 
 /** A public trade row (collection `trades`, `_id` = trade id; sizes in base units). */
 interface TradeRow {
@@ -256,13 +258,12 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
   /** `markFillsOf`, resolving the groups' fills as written. */
   async function writeFillStatus(q: FillStatusWrite): Promise<FillRecord[]> {
     const now = new Date();
-    const unsettled = { settlement_status: { $nin: FINAL } };
     const groups = q.groups.filter((g) => g.tradeIds.length > 0);
     if (groups.length === 0) return [];
     const tradeIds = groups.flatMap((g) => g.tradeIds);
     await c.fills.bulkWrite(groups.map((g) => ({
       updateMany: {
-        filter: { _id: { $in: fillIdsOf(g.tradeIds) }, ...unsettled },
+        filter: { _id: { $in: fillIdsOf(g.tradeIds) }, ...NOT_FINAL },
         update: { $set: { settlement_status: q.status, updated_at: now, ...(g.txHash ? { tx_hash: g.txHash } : {}) } },
       },
     })), { ordered: false });
@@ -304,7 +305,7 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     const earlier = there.size > 0 ? (await findByIds(c.trades, [...there])).filter((t) => !FINAL.includes(t.settlement_status as FillStatus)) : [];
     for (const status of FINAL) {
       const ids = earlier.map((t) => String(t._id)).filter((id) => statusOf.get(id) === status);
-      if (ids.length > 0) await c.trades.updateMany({ _id: { $in: ids }, settlement_status: { $nin: FINAL } }, { $set: { settlement_status: status } });
+      if (ids.length > 0) await c.trades.updateMany({ _id: { $in: ids }, ...NOT_FINAL }, { $set: { settlement_status: status } });
     }
     const confirmed = (id: string) => statusOf.get(id) === 'CONFIRMED';
     return [...rows.filter((r) => !there.has(r._id) && confirmed(r._id)), ...(earlier as TradeRow[]).filter((t) => confirmed(String(t._id)))];
