@@ -158,10 +158,6 @@ export class MatchObserver {
   }
 
   /**
-   * Resolves when every hash is matched or failed, or at the deadline. REST mode polls every
-   * `pollMs`; socket mode just checks. `sinceWall` bounds REST paging (orders created before it are old).
-   */
-  /**
    * Resolves when every order seen matched so far (fully: the bench's orders are size 1) has also
    * been seen settled, or at the deadline; the number still settling. Socket mode only (REST mode
    * resolves at once with -1).
@@ -173,6 +169,10 @@ export class MatchObserver {
     return left();
   }
 
+  /**
+   * Resolves when every hash is matched or failed, or at the deadline. REST mode polls every
+   * `pollMs`; socket mode just checks. `sinceWall` bounds REST paging (orders created before it are old).
+   */
   async waitFor(hashes: string[], deadline: number, sinceWall: number, pollMs = 500): Promise<boolean> {
     const done = () => hashes.every((h) => this.matchedAt.has(h) || this.failed.has(h));
     while (!done() && performance.now() < deadline) {
