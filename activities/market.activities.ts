@@ -14,9 +14,10 @@ import { bulk, insertNew } from '../src/db/bulk-writes';
 import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { LoadedOrders } from '../src/matching/loaded-orders';
 import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
+import { decisionOf, fitsBatch, normalBatch, sameDecision, type StepDecision } from '../src/matching/step-journal';
 import {
   placeableRowOf, type BatchWrite, type EngineCounters, type MarketInfo, type MarketStatus, type OrderLookup, type PlaceableOrder, type PlaceableRow,
-  type PlacementLoad, type RestingPage, type StatusWrite, type TradeLegWrite,
+  type PlacementLoad, type RestingPage, type StatusWrite, type StepInputs, type StepOutcome, type TradeLegWrite,
 } from '../src/matching/payloads';
 import { timed } from '../src/logging/stage-timings';
 import { presentFill, presentOrder, presentTicker, priceOfTicks } from '../src/matching/present';
@@ -36,9 +37,14 @@ export function reserveOf(side: 'BUY' | 'SELL', priceTicks: number, units: bigin
 
 export function createMarketActivities({ collections: c, publisher, logger }: MarketActivityDeps) {
   const loaded = new LoadedOrders();
-  async function loadMarketState(market: MarketRef): Promise<{ info: MarketInfo; counters: EngineCounters | null; lastPrice: number | null }> {
+  /**
+   * The market, its engine counters and last price, at the start of a run. `run.runId`: the
+   * step claims of the market's earlier runs are dropped (a run that ended had its steps recorded).
+   */
+  async function loadMarketState(market: MarketRef, run?: { runId: string }): Promise<{ info: MarketInfo; counters: EngineCounters | null; lastPrice: number | null }> {
     const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
-    const [doc, state, ticker] = await Promise.all([c.markets.findOne(filter), c.bookStates.findOne(filter), c.tickers.findOne(filter)]);
+    const dropped = run ? c.steps.deleteMany({ market_key: marketKeyOf(market), run_id: { $ne: run.runId } }) : undefined;
+    const [doc, state, ticker] = await Promise.all([c.markets.findOne(filter), c.bookStates.findOne(filter), c.tickers.findOne(filter), dropped]);
     const info: MarketInfo = doc
       ? {
         found: true, status: doc.status as MarketStatus, resolution_outcome: (doc.resolution_outcome ?? null) as 0 | 1 | null,
@@ -64,12 +70,18 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     return { orders, next: rows.length < q.limit ? null : orders[orders.length - 1].arrival };
   }
 
-  /** The persisted orders to place, in the given order; already handed-over ones are skipped (idempotent). */
-  async function loadOrdersForPlacement(q: { market: MarketRef; hashes: string[] }): Promise<PlacementLoad> {
+  /**
+   * The persisted orders to place, in the given order; already handed-over ones are skipped
+   * (idempotent). A step claimed before (`q.step`, src/matching/step-journal.ts) gets the orders
+   * that claim placed, whatever they have become since, and the claim's clock and batch length.
+   */
+  async function loadOrdersForPlacement(q: { market: MarketRef; hashes: string[]; step?: string }): Promise<PlacementLoad> {
     const key = marketKeyOf(q.market);
-    const hashes = [...new Set(q.hashes.map((h) => h.toLowerCase()))];
-    const stored = await findByIds(c.orders, hashes);
+    const hashes = normalBatch(q.hashes);
+    const [stored, claim] = await Promise.all([findByIds(c.orders, hashes), q.step ? c.steps.findOne({ _id: q.step }) : null]);
     const byHash = new Map(stored.map((o) => [o.order_hash, o]));
+    if (claim && fitsBatch(claim, hashes)) return placementOf(key, claim, hashes.slice(0, claim.count), byHash);
+    if (claim) logger.error({ market: q.market, step: q.step, claimed: claim.count, batch: hashes.length }, 'a placement step was claimed over another batch: decided afresh');
     const rows: PlaceableRow[] = [];
     const skipped: string[] = [];
     const placeable: StoredOrder[] = [];
@@ -86,12 +98,22 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     return { rows, skipped };
   }
 
+  /** The load of a step claimed before: the orders it placed (immutable fields), its clock and length. */
+  function placementOf(key: string, claim: StepDecision, taken: string[], byHash: Map<string, StoredOrder>): PlacementLoad {
+    const chosen = new Set(claim.placeable.map((i) => taken[i]));
+    const placeable = taken.filter((h) => chosen.has(h)).map((h) => byHash.get(h)).filter((o): o is StoredOrder => o !== undefined);
+    const rows = placeable.map((o) => placeableRowOf(toPlaceable(o)));
+    const placed = new Set(placeable.map((o) => o.order_hash));
+    loaded.keep(key, placeable);
+    return { rows, skipped: taken.filter((h) => !placed.has(h)), decided: { at: claim.at, count: claim.count } };
+  }
+
   async function lookupOrders(q: { hashes: string[] }): Promise<OrderLookup[]> {
     const rows = await c.orders.find({ _id: { $in: q.hashes.map((h) => h.toLowerCase()) } }, { projection: { order_hash: 1, wallet: 1, market_key: 1, status: 1, handoff: 1 } }).toArray();
     return rows.map((o) => ({ order_hash: o.order_hash, wallet: o.wallet, market_key: o.market_key, status: o.status, handoff: o.handoff }));
   }
 
-  async function applyMatchBatch(batch: BatchWrite): Promise<void> {
+  async function applyMatchBatch(batch: BatchWrite): Promise<StepOutcome> {
     const at = new Date(batch.at);
     const { market, decimals } = batch;
     const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
@@ -116,7 +138,10 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     const marketKey = marketKeyOf(market);
     const kept = loaded.take(marketKey, touched.filter((h) => placedHere.has(h)));
     kept.missing.push(...touched.filter((h) => !placedHere.has(h)));
-    const [, others] = await Promise.all([countersWritten, timed('step.known', () => findByIds(c.orders, kept.missing))]);
+    const [claimed, , others] = await Promise.all([
+      batch.step ? claimStep(market, marketKey, batch.at, batch.step) : true, countersWritten, timed('step.known', () => findByIds(c.orders, kept.missing)),
+    ]);
+    if (!claimed) return { diverged: true };
     const known = [...kept.found, ...others];
     const meta = new Map(known.map((o) => [o.order_hash, o]));
     const fillIdsByOrder = new Map<string, string[]>();
@@ -231,6 +256,26 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     // as REST lists only settled prints; the ticker's last price moves at once.
     if (batch.ticker) marketEvents.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
     await Promise.all([userPublished, publishSafely(marketEvents, market), markersDone]);
+    return {};
+  }
+
+  /**
+   * Claims a placement step before anything of it is written (src/matching/step-journal.ts).
+   * False: another attempt claimed it over other inputs (it raced this one, both alive), and this
+   * one must not write; the workflow task runs again and its load finds that claim.
+   */
+  async function claimStep(market: MarketRef, marketKey: string, at: number, step: StepInputs): Promise<boolean> {
+    const decision = decisionOf(marketKey, at, step, new Date());
+    try {
+      await c.steps.insertOne(decision);
+      return true;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const claim = await c.steps.findOne({ _id: decision._id });
+    if (claim && sameDecision(claim, decision)) return true;
+    logger.error({ market, step: decision._id }, 'a placement step was claimed by another attempt with other inputs: its workflow task runs again');
+    return false;
   }
 
   /**

@@ -16,7 +16,7 @@ import { Engine, isEngineError, SNAPSHOT_VERSION, type EngineEvent, type EngineO
 import { foldEvents } from '../src/matching/batch-write';
 import { placeablesOf } from '../src/matching/payloads';
 import { marketKeyOf, settlementBatchIdOf, settlementWorkflowId } from '../src/matching/market-ids';
-import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, SettlementInput, TradeWrite } from '../src/matching/payloads';
+import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, SettlementInput, StepInputs, TradeWrite } from '../src/matching/payloads';
 import type { MarketActivities } from '../activities/market.activities';
 import { DB_STEP, DB_STEP_LOCAL } from './activity-presets';
 import {
@@ -74,6 +74,13 @@ export const MAX_PLACE_BATCH = 200;
  */
 export const WIDE_PLACE_BATCH = 'wide-place-batch';
 export const MAX_PLACE_BATCH_WIDE = 400;
+/**
+ * Patch id (workflow versioning): each placement step is claimed (its clock, batch and placeable
+ * orders) before it writes, and a step decided again after a lost workflow task gets the claimed
+ * inputs back from its load (src/matching/step-journal.ts). Runs recorded before decided such a
+ * step afresh: with a later clock, and without the orders the lost attempt had handed over.
+ */
+export const STEP_JOURNAL = 'step-journal';
 const DEFAULT_HISTORY_LIMIT = 4_000;
 const STATUSES: readonly MarketStatus[] = ['OPEN', 'CLOSED', 'RESOLVED', 'PAUSED', 'SEEDING'];
 
@@ -102,6 +109,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   /** A step's write is under way: its batch is not complete, so none may start. */
   let writing = false;
   let info: MarketInfo = { found: false, status: 'PAUSED', resolution_outcome: null, decimals: 18, fee_rate_bps: 0 };
+  /** Placement steps of this run (STEP_JOURNAL): a retried workflow task numbers them the same way. */
+  let placementSteps = 0;
 
   const answer = async <T extends CancelOutcome | StatusResult>(id: number): Promise<T> => {
     await condition(() => results[id] !== undefined);
@@ -166,7 +175,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     return { ready: engine !== undefined, seq: depth.seq, bids: wire(depth.bids), asks: wire(depth.asks) };
   });
 
-  const state = await db.loadMarketState(market);
+  const state = await db.loadMarketState(market, { runId: workflowInfo().runId });
   info = state.info;
   if (input.lastPrice === undefined) lastPrice = state.lastPrice;
   const book = await restoreEngine(key, input.counters ?? state.counters);
@@ -174,8 +183,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-  /** Writes what one step changed (one activity), then starts the settlement of its trades. */
-  async function write(events: EngineEvent[], placed: Set<string>, direct: DirectEnd[], removed: Record<string, RemoveOrders['reason']> = {}): Promise<void> {
+  /**
+   * Writes what one step changed (one activity), then starts the settlement of its trades. `at`:
+   * the step's workflow time; `claim`: a placement step's inputs, claimed before the write.
+   */
+  async function write(
+    events: EngineEvent[], placed: Set<string>, direct: DirectEnd[], removed: Record<string, RemoveOrders['reason']> = {}, at = Date.now(), claim?: StepInputs,
+  ): Promise<void> {
     if (events.length === 0 && direct.length === 0) return;
     const folded = foldEvents(events, placed, (hash) => book.order(hash)?.arrival);
     for (const o of folded.orders) {
@@ -192,10 +206,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const settlementBatch = coalesced ? settlementBatchFor(folded.trades) : undefined;
     writing = true;
     try {
-      await step().applyMatchBatch({
-        market, decimals: info.decimals, at: Date.now(), orders: folded.orders, direct, trades: folded.trades,
-        book: folded.book, ticker, counters: { ...book.counters }, ...(settlementBatch ? { settlementBatch } : {}),
+      const outcome = await step().applyMatchBatch({
+        market, decimals: info.decimals, at, orders: folded.orders, direct, trades: folded.trades,
+        book: folded.book, ticker, counters: { ...book.counters }, ...(settlementBatch ? { settlementBatch } : {}), ...(claim ? { step: claim } : {}),
       });
+      // A live attempt of this same task claimed the step first, with other inputs: failing the
+      // task makes Temporal run it again from history, and the load then returns that claim.
+      if (outcome?.diverged) throw new Error(`placement step ${claim?.id} was claimed by another attempt of this workflow task`);
     } finally {
       writing = false;
     }
@@ -302,13 +319,19 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
 
 
-  async function place(hashes: string[]): Promise<void> {
-    const load = await step().loadOrdersForPlacement({ market, hashes });
-    const now = nowSeconds();
+  async function place(batch: string[]): Promise<void> {
+    const stepId = patched(STEP_JOURNAL) ? `${workflowInfo().runId}:${++placementSteps}` : undefined;
+    const load = await step().loadOrdersForPlacement({ market, hashes: batch, ...(stepId ? { step: stepId } : {}) });
+    // A step claimed by a lost attempt of this task is decided over the same hashes at the same time.
+    const at = load.decided?.at ?? Date.now();
+    const hashes = load.decided ? batch.slice(0, load.decided.count) : batch;
+    if (hashes.length < batch.length) queue.unshift({ kind: 'place', hashes: batch.slice(hashes.length) });
+    const now = Math.floor(at / 1000);
     const events: EngineEvent[] = [];
     const placed = new Set<string>();
     const direct: DirectEnd[] = [];
-    for (const o of placeablesOf(load)) {
+    const placeables = placeablesOf(load);
+    for (const o of placeables) {
       if (info.status !== 'OPEN') {
         direct.push({ hash: o.hash, status: 'CANCELLED', reason: 'MARKET_NOT_ACTIVE' });
         continue;
@@ -331,7 +354,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
         direct.push({ hash: o.hash, status: 'MATCH_FAILED', reason: 'INVALID_ORDER' });
       }
     }
-    await write(events, placed, direct);
+    const claim = stepId ? { id: stepId, runId: workflowInfo().runId, hashes, placeable: placeables.map((o) => o.hash) } : undefined;
+    await write(events, placed, direct, {}, at, claim);
   }
 
   async function cancel(request: CancelOrders): Promise<CancelOutcome> {

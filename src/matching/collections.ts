@@ -12,6 +12,7 @@ type WithId<T extends Document> = mongo.WithId<T>;
 import type { OrderRecord } from '../contracts/order-record';
 import { secondaryIndexesUsed } from '../db/index-policy';
 import { handoffMarkers, type HandoffMarker } from './handoff-markers';
+import type { StepDecision } from './step-journal';
 
 /** Columns the matching layer adds to the order record (not part of the public shape). */
 export interface OrderMatchingFields {
@@ -75,6 +76,8 @@ export interface MatchingCollections {
   markets: Collection<Document>;
   statusChanges: Collection<Document>;
   handoffs: Collection<HandoffMarker>;
+  /** What each placement step decided over, claimed before its writes (src/matching/step-journal.ts). */
+  steps: Collection<StepDecision>;
   /** The store reads its secondary indexes (src/db/index-policy.ts): else only unique ones are made. */
   secondaryIndexes: boolean;
 }
@@ -92,6 +95,7 @@ export function matchingCollections(connection: Connection): MatchingCollections
     markets: db.collection('markets'),
     statusChanges: db.collection('market_status_changes'),
     handoffs: handoffMarkers(db),
+    steps: db.collection<StepDecision>('market_steps'),
     secondaryIndexes: secondaryIndexesUsed(connection),
   };
 }

@@ -67,6 +67,29 @@ export interface PlacementLoad {
   orders?: PlaceableOrder[];
   /** Hashes skipped: unknown, another market's, or already handed over (idempotent re-delivery). */
   skipped: string[];
+  /**
+   * This step was decided before, by an attempt whose workflow task was lost after it claimed the
+   * step (src/matching/step-journal.ts): decide it again over the first `count` hashes of the
+   * batch, at workflow time `at`; `rows` are the orders that attempt placed.
+   */
+  decided?: { at: number; count: number };
+}
+
+/** What a placement step decided over, for its write to claim first (src/matching/step-journal.ts). */
+export interface StepInputs {
+  /** `{run id}:{step number}`. */
+  id: string;
+  runId: string;
+  /** The hashes the step took, in batch order. */
+  hashes: string[];
+  /** The hashes of those its load returned as placeable. */
+  placeable: string[];
+}
+
+/** What a step's write answers. */
+export interface StepOutcome {
+  /** Another attempt claimed this step with other inputs: nothing was written (the workflow task must run again). */
+  diverged?: true;
 }
 
 /**
@@ -174,6 +197,8 @@ export interface BatchWrite {
    * coalesced): the step's own batch, from its first trade.
    */
   settlementBatch?: string;
+  /** A placement step (patch `step-journal`): its inputs, claimed before anything is written. */
+  step?: StepInputs;
 }
 
 export interface StatusWrite {

@@ -1,0 +1,105 @@
+/**
+ * A worker that dies after a market step wrote its rows but before its workflow task completed:
+ * Temporal retries the task from history, and the step runs again (its local activities were never
+ * recorded). The retry must decide what the lost attempt decided and wrote (docs/matching.md,
+ * "Worker died mid-step"), whatever its own clock and its own view of the queue.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
+import { marketWorkflowId } from '../../src/matching/market-ids';
+import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
+import { testMongoUri, useTestDatabase } from '../helpers/test-database';
+import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
+import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
+
+describe('a market step whose workflow task was lost after its writes', () => {
+  const { db, name: dbName } = useTestDatabase('loststep');
+  const taskQueue = uniqueTaskQueue('lost-step');
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await createHarness(db(), taskQueue);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  test('when the worker is killed after a step matched a GTD maker and the retry runs past its expiration, then the retry keeps the match, and the trade settles', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 55, size: '1' }]);
+    const successor = await h.prepareWorker();
+    const doomed = spawnDoomedWorker(taker.order_hash);
+    try {
+      await doomed.printed('READY');
+      // The maker expires 3 s from now: the lost attempt matches it before that, the retry runs after.
+      const expiration = Math.floor(Date.now() / 1000) + 3;
+      const [maker] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 50, size: '1', expiration }]);
+      const matcher = createMarketMatcherClient(h.client, taskQueue);
+      await matcher.submit(market, [maker.order_hash]);
+      await eventually(async () => (await h.collections.orders.findOne({ _id: maker.order_hash }))?.handoff === 'ACCEPTED', 20_000, 'maker resting');
+      await matcher.submit(market, [taker.order_hash]);
+      await doomed.printed('WROTE');
+      const lostAttempt = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
+      expect(lostAttempt.map((f) => f.order_hash).sort()).toEqual([maker.order_hash, taker.order_hash].sort());
+
+      // Past the maker's expiration, the worker dies and another one takes the market over.
+      while (Date.now() < (expiration + 1) * 1000) await new Promise((r) => setTimeout(r, 100));
+      await doomed.kill();
+      successor.start();
+
+      // The trade the lost attempt wrote is the trade: it settles, and both orders end FILLED.
+      const fills = await eventually(async () => {
+        const rows = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
+        return rows.length === 2 && rows.every((f) => f.settlement_status === 'CONFIRMED') ? rows : null;
+      }, 60_000, 'the trade confirmed');
+      expect(fills.map((f) => f._id).sort()).toEqual(lostAttempt.map((f) => f._id).sort());
+      const orders = await eventually(async () => {
+        const rows = await h.collections.orders.find({ condition_id: market.condition_id }).toArray();
+        return rows.every((o) => o.status === 'FILLED') ? rows : null;
+      }, 30_000, 'both orders FILLED');
+      expect(orders).toHaveLength(2);
+
+      // The workflow's book agrees: nothing rests, in the engine or in the stored levels.
+      const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+      const view = await handle.query(marketViewQuery);
+      expect(view.resting).toBe(0);
+      const depth = await handle.query(marketDepthQuery, 10);
+      expect([...depth.bids, ...depth.asks]).toEqual([]);
+      expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id })).toBe(0);
+      await saveHistory(h, marketWorkflowId(market), 'market-step-journal.json');
+    } finally {
+      await doomed.kill();
+    }
+  }, 120_000);
+
+  /** The worker of test/workflows/fixtures/doomed-worker.ts, in its own process (killed with SIGKILL). */
+  function spawnDoomedWorker(takerHash: string) {
+    // tsx as a loader, not its CLI: the CLI runs the script in a child process, which SIGKILL would not reach.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'doomed-worker.ts')], {
+      env: {
+        ...process.env, DOOMED_MONGODB_URI: testMongoUri(), DOOMED_DB: dbName, DOOMED_TEMPORAL_ADDRESS: testTemporalAddress(),
+        DOOMED_TASK_QUEUE: taskQueue, DOOMED_TAKER: takerHash,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    return {
+      async printed(text: string): Promise<void> {
+        const until = Date.now() + 60_000;
+        while (!output.includes(text)) {
+          if (Date.now() > until || child.exitCode !== null) throw new Error(`the doomed worker never printed ${text}; output:\n${output}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      },
+      async kill(): Promise<void> {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await exited;
+      },
+    };
+  }
+});
