@@ -44,6 +44,9 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     // E2E_NODE_OPTIONS: NODE_OPTIONS for the service's Node processes (e.g. `--require ./profile.js`;
     // Node refuses `--cpu-prof` there).
     ...(process.env.E2E_NODE_OPTIONS ? { NODE_OPTIONS: process.env.E2E_NODE_OPTIONS } : {}),
+    // E2E_SERVICE_ENV: further settings of the service, `NAME=value` separated by spaces (a
+    // measured setting, e.g. `SETTLEMENT_ACTIVITY_SLOTS=1`).
+    ...serviceSettings(process.env.E2E_SERVICE_ENV),
   };
   const child = spawn(process.execPath, [SUPERVISOR], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -90,4 +93,15 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     throw error;
   });
   return { api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, dataDir, child, output: () => output, stop };
+}
+
+/** `NAME=value NAME=value` as an environment (E2E_SERVICE_ENV). */
+export function serviceSettings(text: string | undefined): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const pair of (text ?? '').split(/\s+/).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`E2E_SERVICE_ENV: expected NAME=value, got ${pair}`);
+    settings[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return settings;
 }
