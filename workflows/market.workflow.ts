@@ -184,11 +184,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
   /**
-   * Writes what one step changed (one activity), then starts the settlement of its trades. `at`:
-   * the step's workflow time; `claim`: a placement step's inputs, claimed before the write.
+   * Writes what one step changed (one activity), then starts the settlement of its trades.
+   * `removed`: why orders were taken off the book; `at`: the step's workflow time (now by default);
+   * `claim`: a placement step's inputs, claimed before the write.
    */
   async function write(
-    events: EngineEvent[], placed: Set<string>, direct: DirectEnd[], removed: Record<string, RemoveOrders['reason']> = {}, at = Date.now(), claim?: StepInputs,
+    events: EngineEvent[], placed: Set<string>, direct: DirectEnd[],
+    { removed = {}, at = Date.now(), claim }: { removed?: Record<string, RemoveOrders['reason']>; at?: number; claim?: StepInputs } = {},
   ): Promise<void> {
     if (events.length === 0 && direct.length === 0) return;
     const folded = foldEvents(events, placed, (hash) => book.order(hash)?.arrival);
@@ -355,7 +357,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       }
     }
     const claim = stepId ? { id: stepId, runId: workflowInfo().runId, hashes, placeable: placeables.map((o) => o.hash) } : undefined;
-    await write(events, placed, direct, {}, at, claim);
+    await write(events, placed, direct, { at, claim });
   }
 
   async function cancel(request: CancelOrders): Promise<CancelOutcome> {
@@ -414,7 +416,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       for (const e of book.cancel(hash, now, 'OPERATOR')) events.push(e);
       removed[hash] = request.reason;
     }
-    await write(events, new Set(), [], removed);
+    await write(events, new Set(), [], { removed });
   }
 
   async function changeStatus(change: StatusChange): Promise<StatusResult> {

@@ -7,6 +7,7 @@ import { consumeWsToken } from '../../src/auth';
 import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
 import { createChainRegistry } from '../../src/markets/chains';
 import { call, JWT_SECRET, keyPair, PEPPER, signJwt, TEST_CHAIN } from '../api/issue4-harness';
+import { watchOutput } from '../helpers/child-output';
 import { createTestConditionPreparer } from '../api/test-condition-preparer';
 import { useTestDatabase } from '../helpers/test-database';
 import { client, connected, logger, newPublisher, refused, request, seedMarket, wallet } from './gateway-harness';
@@ -78,23 +79,14 @@ describe('realtime gateway end to end: POST /v1/auth/ws-token, the handshake and
       env: { ...process.env, PREDEX_URL: api.url, PREDEX_API_KEY: key.key_id, PREDEX_API_SECRET: key.secret, CONDITION_ID: market, CHAIN_ID: '56' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const output = watchOutput(child, 'example client');
     try {
-      const wait = async (text: string) => {
-        const until = Date.now() + 30_000;
-        while (!output.includes(text)) {
-          if (Date.now() > until) throw new Error(`example client never printed ${text}; output:\n${output}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      };
-      await wait('subscribe user {"ok":true}');
-      await wait('book seq 0');
+      await output.printed('subscribe user {"ok":true}');
+      await output.printed('book seq 0');
       await newPublisher(db()).publish([{ channel: 'user', wallet: owner, payload: { type: 'order', order: { order_hash: '0xexample', status: 'OPEN' } } }]);
-      await wait('"order_hash":"0xexample"');
-      expect(output).toContain('connected (authenticated)');
-      expect(output).toContain('subscribe trades {"ok":true}');
+      await output.printed('"order_hash":"0xexample"');
+      expect(output.text()).toContain('connected (authenticated)');
+      expect(output.text()).toContain('subscribe trades {"ok":true}');
     } finally {
       child.kill('SIGINT');
     }

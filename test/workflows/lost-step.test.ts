@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
 import { marketWorkflowId } from '../../src/matching/market-ids';
 import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
+import { watchOutput } from '../helpers/child-output';
 import { testMongoUri, useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
 import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
@@ -84,18 +85,10 @@ describe('a market step whose workflow task was lost after its writes', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const output = watchOutput(child, 'the doomed worker');
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     return {
-      async printed(text: string): Promise<void> {
-        const until = Date.now() + 60_000;
-        while (!output.includes(text)) {
-          if (Date.now() > until || child.exitCode !== null) throw new Error(`the doomed worker never printed ${text}; output:\n${output}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      },
+      printed: (text: string) => output.printed(text, 60_000),
       async kill(): Promise<void> {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
         await exited;

@@ -16,7 +16,7 @@ import { signedAmounts } from '../../src/engine';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { ensureMatchingIndexes, matchingCollections, type MatchingCollections } from '../../src/matching/collections';
 import { marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
-import { createLogger } from '../../src/logging/logger';
+import { createLogger, type Logger } from '../../src/logging/logger';
 import { formatCanonical } from '../../src/money';
 import { SettlementChainError, type ReceiptState, type SettlementChain } from '../../src/settlement/settlement-chain';
 import { testTemporalAddress } from '../helpers/test-temporal';
@@ -25,6 +25,12 @@ import { startSettlementWorker } from '../helpers/settlement-worker';
 export const D = 18;
 export const SHARE = 10n ** 18n;
 export const logger = createLogger({ level: 'silent' });
+
+/** A silent logger that keeps the arguments of every `error` call (details, message). */
+export function errorRecordingLogger(): { logger: Logger; errors: unknown[][] } {
+  const errors: unknown[][] = [];
+  return { logger: Object.assign(Object.create(logger) as Logger, { error: (...args: unknown[]) => errors.push(args) }), errors };
+}
 
 export function newMarket(): MarketRef {
   return { chain_id: 56, condition_id: `0x${randomBytes(32).toString('hex')}` };

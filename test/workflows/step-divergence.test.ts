@@ -2,9 +2,8 @@ import { createMarketActivities } from '../../activities/market.activities';
 import { ensureMatchingIndexes, matchingCollections } from '../../src/matching/collections';
 import { fillIdOf, marketKeyOf } from '../../src/matching/market-ids';
 import type { BatchWrite, TradeLegWrite, TradeWrite } from '../../src/matching/payloads';
-import type { Logger } from '../../src/logging/logger';
 import { useTestDatabase } from '../helpers/test-database';
-import { logger as silent, newMarket, RecordingPublisher } from './market-harness';
+import { errorRecordingLogger, newMarket, RecordingPublisher } from './market-harness';
 
 const SHARE = 10n ** 18n;
 const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
@@ -18,8 +17,7 @@ describe('a market step written twice with different decisions', () => {
   test('when a retried step decides another trade under a trade id already written, then the stored fills stay and the divergence is logged with both versions', async () => {
     const collections = matchingCollections(db());
     await ensureMatchingIndexes(collections);
-    const errors: unknown[][] = [];
-    const logger = Object.assign(Object.create(silent) as Logger, { error: (...args: unknown[]) => errors.push(args) });
+    const { logger, errors } = errorRecordingLogger();
     const activities = createMarketActivities({ collections, publisher: new RecordingPublisher(), logger });
     const market = newMarket();
     const tradeId = `${marketKeyOf(market)}:1`;

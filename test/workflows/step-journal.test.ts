@@ -4,21 +4,20 @@
  * (test/workflows/lost-step.test.ts kills a worker mid-step and checks the whole path.)
  */
 import { createMarketActivities } from '../../activities/market.activities';
-import type { Logger } from '../../src/logging/logger';
 import { ensureMatchingIndexes, matchingCollections } from '../../src/matching/collections';
 import { marketKeyOf } from '../../src/matching/market-ids';
 import { placeablesOf, type BatchWrite, type StepInputs } from '../../src/matching/payloads';
 import { useTestDatabase } from '../helpers/test-database';
-import { insertMarket, logger as silent, newMarket, persist, RecordingPublisher, wallet } from './market-harness';
+import { errorRecordingLogger, insertMarket, newMarket, persist, RecordingPublisher, wallet } from './market-harness';
 
 describe('placement step claims', () => {
   const { db } = useTestDatabase('stepjournal');
 
   function setup() {
     const collections = matchingCollections(db());
-    const errors: string[] = [];
-    const logger = Object.assign(Object.create(silent) as Logger, { error: (_details: unknown, message: string) => errors.push(message) });
-    return { collections, errors, activities: createMarketActivities({ collections, publisher: new RecordingPublisher(), logger }) };
+    const { logger, errors } = errorRecordingLogger();
+    const messages = () => errors.map(([, message]) => message);
+    return { collections, messages, activities: createMarketActivities({ collections, publisher: new RecordingPublisher(), logger }) };
   }
 
   beforeAll(async () => {
@@ -35,7 +34,7 @@ describe('placement step claims', () => {
   }
 
   test('when a step is loaded again after its write claimed it, then the load returns the claimed orders, clock and batch length, however the orders changed', async () => {
-    const { activities, errors } = setup();
+    const { activities, messages } = setup();
     const market = newMarket();
     await insertMarket(db(), market);
     const orders = await persist(db(), market, [1, 2, 3].map(() => ({ wallet: wallet(), side: 'BUY' as const, price: 40, size: '1' })));
@@ -54,11 +53,11 @@ describe('placement step claims', () => {
     const next = await activities.loadOrdersForPlacement({ market, hashes: [a, b, c], step: 'run-1:2' });
     expect(next.decided).toBeUndefined();
     expect(placeablesOf(next).map((o) => o.hash)).toEqual([c]);
-    expect(errors).toEqual([]);
+    expect(messages()).toEqual([]);
   });
 
   test('when a write finds its step claimed with other inputs, then it writes nothing and answers diverged', async () => {
-    const { activities, collections, errors } = setup();
+    const { activities, collections, messages } = setup();
     const market = newMarket();
     await insertMarket(db(), market);
     const [order] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 60, size: '1' }]);
@@ -68,13 +67,13 @@ describe('placement step claims', () => {
     });
     expect(await activities.applyMatchBatch(placing(market, [order.order_hash], 6_000, step, 0))).toEqual({ diverged: true });
     expect(await collections.orders.findOne({ _id: order.order_hash })).toMatchObject({ handoff: 'PENDING', applied_seq: 0 });
-    expect(errors).toEqual([expect.stringMatching(/claimed by another attempt/)]);
+    expect(messages()).toEqual([expect.stringMatching(/claimed by another attempt/)]);
 
     // Its load does not take a claim made over another batch: it decides afresh, and says so.
     const load = await activities.loadOrdersForPlacement({ market, hashes: [order.order_hash], step: step.id });
     expect(load.decided).toBeUndefined();
     expect(placeablesOf(load).map((o) => o.hash)).toEqual([order.order_hash]);
-    expect(errors[1]).toMatch(/claimed over another batch/);
+    expect(messages()[1]).toMatch(/claimed over another batch/);
   });
 
   test('when the same write runs twice (an ordinary retry), then its claim matches and the writes go on', async () => {
