@@ -32,6 +32,12 @@ export interface SubmitOrders {
 export interface CancelOrders {
   wallet: string;
   hashes: string[];
+  /**
+   * When the cancel was asked for (ms since the epoch, the API's clock). The step decides at this
+   * time (an order past its expiration then is expired instead), so a step decided again after a
+   * lost workflow task decides as the lost attempt did (docs/matching.md, "Worker died mid-step").
+   */
+  requested_at?: number;
 }
 
 export interface StatusChange {
@@ -40,6 +46,8 @@ export interface StatusChange {
   actor: string;
   /** The status the caller saw: the update is rejected when the market no longer has it. */
   expected_from?: MarketStatus;
+  /** When the change was asked for (ms since the epoch): the step's clock, as for `CancelOrders`. */
+  requested_at?: number;
 }
 
 export interface StatusResult {
@@ -58,6 +66,8 @@ export interface StatusResult {
 export interface RemoveOrders {
   hashes: string[];
   reason: 'ONCHAIN_CANCEL' | 'NONCE_BUMP' | 'SETTLEMENT_FAILED';
+  /** The sender's workflow time (ms since the epoch): the step's clock, as for `CancelOrders`. */
+  at?: number;
 }
 
 export interface MarketView {

@@ -81,6 +81,14 @@ export const MAX_PLACE_BATCH_WIDE = 400;
  * step afresh: with a later clock, and without the orders the lost attempt had handed over.
  */
 export const STEP_JOURNAL = 'step-journal';
+/**
+ * Patch id (workflow versioning): cancels, removals and status changes are decided at the time the
+ * request carries (`requested_at`, `at`), not at the workflow's clock, so a step decided again
+ * after a lost workflow task decides what the lost attempt wrote. Runs recorded before used the
+ * clock of the task: a re-run cancel past the order's expiration answered EXPIRED where the row
+ * said CANCELLED.
+ */
+export const REQUEST_CLOCK = 'request-clock';
 const DEFAULT_HISTORY_LIMIT = 4_000;
 const STATUSES: readonly MarketStatus[] = ['OPEN', 'CLOSED', 'RESOLVED', 'PAUSED', 'SEEDING'];
 
@@ -182,6 +190,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   engine = book;
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
+  /** A request's step clock (ms): the time it carries (REQUEST_CLOCK), else the workflow's. */
+  const clockOf = (requested: number | undefined): number => (requested !== undefined && patched(REQUEST_CLOCK) ? requested : Date.now());
 
   /**
    * Writes what one step changed (one activity), then starts the settlement of its trades.
@@ -362,7 +372,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
 
   async function cancel(request: CancelOrders): Promise<CancelOutcome> {
     const wallet = request.wallet.toLowerCase();
-    const now = nowSeconds();
+    const at = clockOf(request.requested_at);
+    const now = Math.floor(at / 1000);
     const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
     const notFound = (order_hash: string) => outcome.not_cancelled.push({ order_hash, error: { code: 'ORDER_NOT_FOUND', message: 'Order not found' } });
     const events: EngineEvent[] = [];
@@ -403,12 +414,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
         }
       }
     }
-    await write(events, new Set(), direct);
+    await write(events, new Set(), direct, { at });
     return outcome;
   }
 
   async function remove(request: RemoveOrders): Promise<void> {
-    const now = nowSeconds();
+    const at = clockOf(request.at);
+    const now = Math.floor(at / 1000);
     const events: EngineEvent[] = [];
     const removed: Record<string, RemoveOrders['reason']> = {};
     for (const hash of request.hashes.map((h) => h.toLowerCase())) {
@@ -416,7 +428,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       for (const e of book.cancel(hash, now, 'OPERATOR')) events.push(e);
       removed[hash] = request.reason;
     }
-    await write(events, new Set(), [], { removed });
+    await write(events, new Set(), [], { removed, at });
   }
 
   async function changeStatus(change: StatusChange): Promise<StatusResult> {
@@ -425,12 +437,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     if (refused) return { status: info.status, resolution_outcome: info.resolution_outcome, cancelled: 0, refused };
     const ending = change.status === 'CLOSED' || change.status === 'RESOLVED';
     const before = book.restingCount;
-    if (ending) await write(book.cancelAll(nowSeconds(), {}, 'MARKET_CLOSED'), new Set(), []);
+    const at = clockOf(change.requested_at);
+    if (ending) await write(book.cancelAll(Math.floor(at / 1000), {}, 'MARKET_CLOSED'), new Set(), [], { at });
     const resolution = change.status === 'RESOLVED' ? (change.resolution_outcome ?? null) : null;
     changes += 1;
     await db.applyMarketStatus({
       market, change_id: `${workflowInfo().workflowId}:status:${changes}`, from_status: from, to_status: change.status,
-      resolution_outcome: resolution, actor: change.actor, at: Date.now(),
+      resolution_outcome: resolution, actor: change.actor, at,
     });
     info = { ...info, status: change.status, resolution_outcome: resolution };
     return { status: info.status, resolution_outcome: info.resolution_outcome, cancelled: ending ? before : 0 };

@@ -31,7 +31,7 @@ export async function onchainCancelWorkflow(input: OnchainCancelInput): Promise<
     if (seen.ended) return { outcome: 'ORDER_ENDED' };
     if (seen.cancelled || seen.nonceBumped) {
       await getExternalWorkflowHandle(marketWorkflowId(seen.market)).signal(removeOrdersSignal, {
-        hashes: [input.orderHash], reason: seen.cancelled ? 'ONCHAIN_CANCEL' : 'NONCE_BUMP',
+        hashes: [input.orderHash], reason: seen.cancelled ? 'ONCHAIN_CANCEL' : 'NONCE_BUMP', at: Date.now(),
       });
       return { outcome: seen.cancelled ? 'CANCELLED_ONCHAIN' : 'NONCE_BUMPED' };
     }

@@ -186,6 +186,6 @@ function retryDelayMs(input: Input, attempt: number): number {
 async function finishFailed(db: SettlementActivities, input: Input, tradeIds: string[]): Promise<void> {
   const { resting } = await db.finishOrders({ tradeIds, failed: true });
   if (resting.length > 0) {
-    await getExternalWorkflowHandle(marketWorkflowId(input.market)).signal(removeOrdersSignal, { hashes: resting, reason: 'SETTLEMENT_FAILED' });
+    await getExternalWorkflowHandle(marketWorkflowId(input.market)).signal(removeOrdersSignal, { hashes: resting, reason: 'SETTLEMENT_FAILED', at: Date.now() });
   }
 }

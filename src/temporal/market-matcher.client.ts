@@ -101,11 +101,13 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
 
   const cancel = (market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome> => {
     if (orderHashes.length === 0) return Promise.resolve({ cancelled: [], not_cancelled: [] });
-    return update(market, cancelOrdersUpdate, { wallet, hashes: orderHashes });
+    // The request's own time: the market step decides at that time, however often its workflow
+    // task runs (docs/matching.md, "Worker died mid-step").
+    return update(market, cancelOrdersUpdate, { wallet, hashes: orderHashes, requested_at: Date.now() });
   };
 
   const changeStatus = (market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string; expected_from?: MarketStatus }) =>
-    update(market, setMarketStatusUpdate, change);
+    update(market, setMarketStatusUpdate, { ...change, requested_at: Date.now() });
 
   return {
     submit,

@@ -12,7 +12,7 @@ import { createMarketMatcherClient } from '../../src/temporal/market-matcher.cli
 import { watchOutput } from '../helpers/child-output';
 import { testMongoUri, useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
+import { createHarness, eventually, insertMarket, newMarket, orderRecord, persist, saveHistory, store, wallet, type Harness } from './market-harness';
 
 describe('a market step whose workflow task was lost after its writes', () => {
   const { db, name: dbName } = useTestDatabase('loststep');
@@ -30,8 +30,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
     const market = newMarket();
     await insertMarket(db(), market);
     const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 55, size: '1' }]);
-    const successor = await h.prepareWorker();
-    const doomed = spawnDoomedWorker(taker.order_hash);
+    const doomed = await lostTask(`trade:${taker.order_hash}`);
     try {
       await doomed.printed('READY');
       // The maker expires 3 s from now: the lost attempt matches it before that, the retry runs after.
@@ -46,9 +45,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
       expect(lostAttempt.map((f) => f.order_hash).sort()).toEqual([maker.order_hash, taker.order_hash].sort());
 
       // Past the maker's expiration, the worker dies and another one takes the market over.
-      while (Date.now() < (expiration + 1) * 1000) await new Promise((r) => setTimeout(r, 100));
-      await doomed.kill();
-      successor.start();
+      await doomed.takeOverAfter(expiration + 1);
 
       // The trade the lost attempt wrote is the trade: it settles, and both orders end FILLED.
       const fills = await eventually(async () => {
@@ -71,17 +68,78 @@ describe('a market step whose workflow task was lost after its writes', () => {
       expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id })).toBe(0);
       await saveHistory(h, marketWorkflowId(market), 'market-step-journal.json');
     } finally {
-      await doomed.kill();
+      await doomed.end();
     }
   }, 120_000);
 
-  /** The worker of test/workflows/fixtures/doomed-worker.ts, in its own process (killed with SIGKILL). */
-  function spawnDoomedWorker(takerHash: string) {
+  test('when the worker is killed after a cancel step wrote and the retry runs past the order\'s expiration, then the answer is the written one: cancelled', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const owner = wallet();
+    const gtd = orderRecord(market, { wallet: owner, side: 'BUY', price: 40, size: '1' });
+    const doomed = await lostTask(`cancel:${gtd.order_hash}`);
+    try {
+      await doomed.printed('READY');
+      // A GTD order that rests, expiring 3 s from now.
+      const expiration = Math.floor(Date.now() / 1000) + 3;
+      await store(db(), [{ ...gtd, order_type: 'GTD', expiration: String(expiration) }]);
+      const matcher = createMarketMatcherClient(h.client, taskQueue);
+      await matcher.submit(market, [gtd.order_hash]);
+      await eventually(async () => (await h.collections.orders.findOne({ _id: gtd.order_hash }))?.handoff === 'ACCEPTED', 20_000, 'GTD order resting');
+
+      // The lost attempt cancels it before its expiration: the row says CANCELLED.
+      const answer = matcher.cancel(market, owner, [gtd.order_hash]);
+      await doomed.printed('WROTE');
+      expect(await h.collections.orders.findOne({ _id: gtd.order_hash })).toMatchObject({ status: 'CANCELLED', cancel_reason: 'USER' });
+
+      // Past the expiration the worker dies; the retried task decides the cancel again.
+      await doomed.takeOverAfter(expiration + 1);
+
+      // The answer agrees with the row: cancelled, not "Order has expired".
+      expect(await answer).toEqual({ cancelled: [gtd.order_hash], not_cancelled: [] });
+      expect(await h.collections.orders.findOne({ _id: gtd.order_hash })).toMatchObject({ status: 'CANCELLED', cancel_reason: 'USER' });
+      const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
+      expect(view.resting).toBe(0);
+      await saveHistory(h, marketWorkflowId(market), 'market-request-clock.json');
+    } finally {
+      await doomed.end();
+    }
+  }, 120_000);
+
+  /**
+   * A doomed worker that dies after the step `after` names, and the worker that takes over from it:
+   * `takeOverAfter(t)` waits past `t` (unix seconds), kills the doomed one and starts its successor;
+   * `end` stops both (the file's tests share a task queue: each market must reach its own doomed worker).
+   */
+  async function lostTask(after: string) {
+    const successor = await h.prepareWorker();
+    const doomed = spawnDoomedWorker(after);
+    let taking: ReturnType<typeof successor.start> | undefined;
+    return {
+      printed: doomed.printed,
+      async takeOverAfter(seconds: number): Promise<void> {
+        while (Date.now() < seconds * 1000) await new Promise((r) => setTimeout(r, 100));
+        await doomed.kill();
+        taking = successor.start();
+      },
+      async end(): Promise<void> {
+        await doomed.kill();
+        taking?.worker.shutdown();
+        await taking?.done;
+      },
+    };
+  }
+
+  /**
+   * The worker of test/workflows/fixtures/doomed-worker.ts, in its own process (killed with
+   * SIGKILL); `after` names the step it dies after (`trade:{taker hash}`, `cancel:{hash}`).
+   */
+  function spawnDoomedWorker(after: string) {
     // tsx as a loader, not its CLI: the CLI runs the script in a child process, which SIGKILL would not reach.
     const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'doomed-worker.ts')], {
       env: {
         ...process.env, DOOMED_MONGODB_URI: testMongoUri(), DOOMED_DB: dbName, DOOMED_TEMPORAL_ADDRESS: testTemporalAddress(),
-        DOOMED_TASK_QUEUE: taskQueue, DOOMED_TAKER: takerHash,
+        DOOMED_TASK_QUEUE: taskQueue, DOOMED_AFTER: after,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -86,8 +86,11 @@ export function orderRecord(market: MarketRef, spec: OrderSpec): OrderRecord {
 }
 
 export async function persist(db: DbConnection, market: MarketRef, specs: OrderSpec[]): Promise<OrderRecord[]> {
-  const records = specs.map((s) => orderRecord(market, s));
-  // As order entry stores them: a hand-off marker first, then the order with `_id` = its hash.
+  return store(db, specs.map((s) => orderRecord(market, s)));
+}
+
+/** Stores order records as order entry does: a hand-off marker first, then the order with `_id` = its hash. */
+export async function store(db: DbConnection, records: OrderRecord[]): Promise<OrderRecord[]> {
   await markHandoffs(matchingCollections(db).handoffs, records);
   await matchingCollections(db).orders.insertMany(records.map((r) => ({ _id: r.order_hash, ...r })));
   return records;
