@@ -190,8 +190,15 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   engine = book;
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
-  /** A request's step clock (ms): the time it carries (REQUEST_CLOCK), else the workflow's. */
-  const clockOf = (requested: number | undefined): number => (requested !== undefined && patched(REQUEST_CLOCK) ? requested : Date.now());
+  /** The latest time a step of this run wrote at (ms): a request's clock never goes back before it. */
+  let lastWriteAt = 0;
+  /**
+   * A request's step clock (ms): the time it carries (REQUEST_CLOCK), but not before the run's last
+   * write (a cancel asked for while its order's placement was still queued must not date the
+   * order's end before its `book_added_at`); else the workflow's clock.
+   */
+  const clockOf = (requested: number | undefined): number => (
+    requested !== undefined && patched(REQUEST_CLOCK) ? Math.max(requested, lastWriteAt) : Date.now());
 
   /**
    * Writes what one step changed (one activity), then starts the settlement of its trades.
@@ -203,6 +210,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     { removed = {}, at = Date.now(), claim }: { removed?: Record<string, RemoveOrders['reason']>; at?: number; claim?: StepInputs } = {},
   ): Promise<void> {
     if (events.length === 0 && direct.length === 0) return;
+    lastWriteAt = Math.max(lastWriteAt, at);
     const folded = foldEvents(events, placed, (hash) => book.order(hash)?.arrival);
     for (const o of folded.orders) {
       const reason = removed[o.hash];

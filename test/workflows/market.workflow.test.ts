@@ -1,4 +1,4 @@
-import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
+import { cancelOrdersUpdate, marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
 import { marketWorkflowId } from '../../src/matching/market-ids';
 import { MAX_PLACE_BATCH_WIDE } from '../../workflows/market.workflow';
 import type { MarketRecord } from '../../src/db/models';
@@ -151,6 +151,33 @@ describe('market workflow', () => {
     expect(await order(foreign.order_hash)).toMatchObject({ status: 'OPEN' });
     expect(await order(resting.order_hash)).toMatchObject({ status: 'CANCELLED', remaining_size: '1', reserved_units: '0' });
     await saveHistory(h, marketWorkflowId(market), 'market-cancel.json');
+  });
+
+  test('when a cancel carries the time it was asked at, then it is decided at that time, never before the market\'s last write', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const alice = wallet();
+    const expiration = Math.floor(Date.now() / 1000) + 600;
+    const [gtd, plain] = await persist(db(), market, [
+      { wallet: alice, side: 'BUY', price: 30, size: '1', expiration },
+      { wallet: alice, side: 'BUY', price: 31, size: '1' },
+    ]);
+    await matcher.submit(market, [gtd.order_hash, plain.order_hash]);
+    await eventually(async () => (await order(plain.order_hash))?.handoff === 'ACCEPTED', 20_000, 'both resting');
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const cancelAt = (hash: string, requestedAt: number) => handle.executeUpdate(cancelOrdersUpdate, { args: [{ wallet: alice, hashes: [hash], requested_at: requestedAt }] });
+
+    // Asked for after the GTD order's expiration (a request that waited in a queue): it had expired.
+    expect(await cancelAt(gtd.order_hash, (expiration + 1) * 1000)).toEqual({
+      cancelled: [], not_cancelled: [{ order_hash: gtd.order_hash, error: { code: 'ORDER_NOT_OPEN', message: 'Order has expired' } }],
+    });
+    expect(await order(gtd.order_hash)).toMatchObject({ status: 'EXPIRED' });
+
+    // Asked for "before" the order rested (a skewed clock): decided no earlier than the last write.
+    expect(await cancelAt(plain.order_hash, 0)).toEqual({ cancelled: [plain.order_hash], not_cancelled: [] });
+    const ended = await order(plain.order_hash);
+    expect(ended).toMatchObject({ status: 'CANCELLED', cancel_reason: 'USER' });
+    expect(ended!.updated_at.getTime()).toBeGreaterThanOrEqual(new Date(ended!.book_added_at!).getTime());
   });
 
   test('when the market is paused, closed and resolved, then placement is refused and resting orders are cancelled', async () => {
