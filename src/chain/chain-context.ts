@@ -2,10 +2,10 @@
  * viem clients for one deployment. The http transport batches concurrent requests into one
  * JSON-RPC batch (so a balance check's parallel eth_calls cost one round trip), and the operator
  * account's transactions go through one `OperatorSender`, so concurrent settlements from one
- * process reach the node in nonce order.
+ * process reach the node in nonce order. The operator signs natively (src/signing/native-signing-account.ts).
  */
 import { createPublicClient, createWalletClient, defineChain, http, type Chain, type PublicClient, type WalletClient, type Account, type Transport } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { nativeSigningAccount } from '../signing/native-signing-account';
 import type { ChainPortConfig } from './chain-config';
 import { OperatorSender } from './operator-sender';
 
@@ -37,7 +37,8 @@ export function createChainContext(config: ChainPortConfig): ChainContext {
   const chain = chainOf(config.chainId, config.rpcUrl);
   const transport = transportOf(config);
   const pollingInterval = config.pollingIntervalMs ?? 1000;
-  const operator = privateKeyToAccount(config.operatorKey);
+  // Native signing: the operator signs every settlement transaction on the worker's event loop.
+  const operator = nativeSigningAccount(config.operatorKey);
   const publicClient = createPublicClient({ chain, transport, pollingInterval });
   return {
     config,
