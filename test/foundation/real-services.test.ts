@@ -32,7 +32,7 @@ describe('real servers under the tests', () => {
   it('when the embedded tools were built, then they sit in the cache keyed by version', () => {
     if (process.env.TEMPORAL_ADDRESS || process.env.MONGODB_URI) return; // external servers: nothing built
     expect(toolBinaryPath(TEMPORAL_CLI)).toMatch(/temporal-v1\.5\.1\/temporal$/);
-    expect(toolBinaryPath(FERRETDB)).toMatch(/ferretdb-v1\.24\.2-patched5\/ferretdb$/);
+    expect(toolBinaryPath(FERRETDB)).toMatch(/ferretdb-v1\.24\.2-patched7\/ferretdb$/);
     expect(existsSync(toolBinaryPath(TEMPORAL_CLI))).toBe(true);
     expect(existsSync(toolBinaryPath(FERRETDB))).toBe(true);
   });
