@@ -101,6 +101,11 @@ export const ENV_SPEC = {
     description: 'Log the hot path\'s stage timings (count, mean, max per stage: order entry, market steps, settlement) every this many seconds; unset: off',
   },
   MONGODB_PORT: { parse: port, default: 27017, description: 'Embedded FerretDB port' },
+  FERRETDB_GOGC: {
+    parse: positiveInt,
+    default: 400,
+    description: 'Go garbage-collection target (GOGC) of the embedded FerretDB: 400 costs ~15 MB more memory than Go\'s 100 and saves ~20% of its CPU',
+  },
   CHAIN_RPC_URL: { parse: url, description: 'External EVM JSON-RPC URL; unset starts the embedded chain (chain id 56)' },
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },
   CHAIN_PORT: { parse: port, default: 8545, description: 'Embedded chain JSON-RPC port' },

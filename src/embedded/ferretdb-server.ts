@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ENV_SPEC } from '../config/env-spec';
 import { ensureGoTool } from '../tools/ensure-go-tool';
 import { FERRETDB } from '../tools/tool-versions';
 import { freePort, waitForPort } from './free-port';
@@ -12,6 +13,15 @@ import { startManagedProcess, ManagedProcess } from './managed-process';
  * journaled every 100 ms), and it takes the per-commit fsync off every write. docs/foundation.md.
  */
 const SQLITE_DURABILITY = '_pragma=synchronous(normal)';
+
+/**
+ * Go's garbage-collection target for FerretDB (GOGC; Go's default is 100; the service's default is
+ * `FERRETDB_GOGC`'s). FerretDB allocates a document tree per document it reads or writes, and at
+ * 100 its collector ran ~8% of its CPU with allocation assists on top. At 400 it spent ~20% less
+ * CPU under the e2e bench for ~15 MB more resident memory (75 -> 90 MB at peak):
+ * docs/foundation.md, docs/benchmarks.md (Findings 29).
+ */
+export const DEFAULT_FERRETDB_GOGC = ENV_SPEC.FERRETDB_GOGC.default;
 
 export interface FerretDbServer {
   uri: string;
@@ -30,6 +40,8 @@ export async function startFerretDb(options: {
   logDir: string;
   log?: (line: string) => void;
   tiedToParent?: boolean;
+  /** FerretDB's GOGC (default DEFAULT_FERRETDB_GOGC). */
+  gogc?: number;
 }): Promise<FerretDbServer> {
   const binary = await ensureGoTool(FERRETDB, options.log);
   mkdirSync(options.dataDir, { recursive: true });
@@ -44,7 +56,8 @@ export async function startFerretDb(options: {
     '--telemetry=disable',
     '--log-level=warn',
   ];
-  const process = startManagedProcess({ name: 'ferretdb', command: binary, args, logFile: join(options.logDir, 'ferretdb.log'), tiedToParent: options.tiedToParent });
+  const env = { ...globalThis.process.env, GOGC: String(options.gogc ?? DEFAULT_FERRETDB_GOGC) };
+  const process = startManagedProcess({ name: 'ferretdb', command: binary, args, env, logFile: join(options.logDir, 'ferretdb.log'), tiedToParent: options.tiedToParent });
   try {
     await waitForPort(options.host, options.port, 30_000, process.alive);
   } catch (error) {
