@@ -60,8 +60,14 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
   warmChainReads(ctx, caller as Address, candidates);
   candidates = await timed('place.dropAlreadyPlaced', () => dropAlreadyPlaced(ctx, candidates, results));
   candidates = await timed('place.checkNonces', () => checkNonces(ctx, caller as Address, candidates, results));
-  candidates = await timed('place.reserve', () => reserve(ctx, caller, candidates, results));
-  const placed = await timed('place.persist', () => persist(ctx, caller, candidates, results));
+  // The hand-off markers go out beside the reservation: an order needs its marker only before it
+  // exists (`persist` waits for them), and the reservation is a round trip of its own.
+  const now = ctx.clock();
+  const records = new Map(candidates.map((c) => [c.orderHash, toRecord(c, caller, now)]));
+  const marked = timed('place.markers', () => ctx.placementWrites.mark([...records.values()]));
+  marked.catch(() => undefined); // awaited by persist; a reservation failure leaves orphans to the sweeper
+  const reserved = await timed('place.reserve', () => reserve(ctx, caller, candidates, results));
+  const placed = await timed('place.persist', () => persist(ctx, candidates, reserved, records, marked, results));
   await timed('place.handOff', () => handOff(ctx, placed));
   return { results: results.map((r) => r ?? reject('INTERNAL_ERROR')) };
 }
@@ -229,22 +235,29 @@ function toRecord(c: Candidate, wallet: string, now: Date): OrderRecord {
   };
 }
 
-async function persist(ctx: OrderContext, wallet: string, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<OrderRecord[]> {
-  if (candidates.length === 0) return [];
-  const now = ctx.clock();
-  const records = candidates.map((c) => toRecord(c, wallet, now));
-  // Markers first: an order that exists always has one, so a lost hand-off is always found.
-  await timed('place.markers', () => ctx.placementWrites.mark(records));
-  const inserted = await ctx.placementWrites.insert(records);
+/**
+ * Inserts the reserved orders once their markers are written, and deletes the markers of the
+ * orders the reservation refused (beside the insert: they were written for orders that will not
+ * exist; a request that dies first leaves them to the sweeper's orphan rule).
+ */
+async function persist(
+  ctx: OrderContext, checked: Candidate[], reserved: Candidate[], records: Map<string, OrderRecord>, marked: Promise<void>, results: (PlaceResult | undefined)[],
+): Promise<OrderRecord[]> {
+  if (checked.length === 0) return [];
+  await marked;
+  const kept = new Set(reserved.map((c) => c.orderHash));
+  const refused = checked.filter((c) => !kept.has(c.orderHash)).map((c) => c.orderHash);
+  const toInsert = reserved.map((c) => records.get(c.orderHash)!);
+  const [inserted] = await Promise.all([toInsert.length > 0 ? ctx.placementWrites.insert(toInsert) : [], ctx.placementWrites.unmark(refused)]);
   const placed: OrderRecord[] = [];
-  for (const [i, c] of candidates.entries()) {
+  for (const [i, c] of reserved.entries()) {
     if (!inserted[i]) {
       // Lost the unique-index race to another request placing the same signed order. The hold
       // (keyed by order hash) stays: it belongs to the order that won, whichever request took it.
       results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
     } else {
-      placed.push(records[i]);
-      results[c.index] = presentPlaced(records[i]);
+      placed.push(toInsert[i]);
+      results[c.index] = presentPlaced(toInsert[i]);
     }
   }
   return placed;

@@ -17,6 +17,8 @@ export interface PlacementWrites {
   mark(records: OrderRecord[]): Promise<void>;
   /** Inserts the orders; per record, true if inserted, false if the order hash was taken. */
   insert(records: OrderRecord[]): Promise<boolean[]>;
+  /** Deletes the markers of orders that will not be inserted (refused after their markers went out). */
+  unmark(hashes: string[]): Promise<void>;
 }
 
 interface WriteError {
@@ -60,6 +62,9 @@ export function createPlacementWrites(orders: OrderModel): PlacementWrites {
       for (const r of await markers.loadMany(records)) rethrow(r);
     },
     insert: async (records) => (await inserts.loadMany(records)).map(rethrow),
+    unmark: async (hashes) => {
+      if (hashes.length > 0) await handoffMarkers(orders.db.db as mongo.Db).deleteMany({ _id: { $in: hashes } });
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { hashOrder } from '../../src/signing';
 import { createOrderModel } from '../../src/orders/models';
 import { collateralAsset } from '../../src/orders/reservations';
+import { HANDOFF_MARKERS } from '../../src/matching/handoff-markers';
 import { useTestDatabase } from '../helpers/test-database';
 import {
   ACCOUNTS, ALICE, BOB, EXCHANGE, ONE, asWallet, call, insertMarket, place, readOnlyKey, signedItem, startOrderHarness, wire,
@@ -212,6 +213,22 @@ describe('POST /v1/orders', () => {
     expect(res.body.results[1].error.code).toBe('WALLET_MISMATCH');
     expect(res.body.results[2].order_hash).toBe(ok2.hash);
     expect(res.body.results[3].error.code).toBe('PRICE_OUT_OF_RANGE');
+  });
+
+  test('when the reservation refuses one order of a batch, then the placed order keeps its hand-off marker and the refused one leaves none', async () => {
+    // Markers are written beside the reservation (src/orders/place-orders.ts): an order must exist
+    // only with its marker, and a refused order must not leave one for the sweeper to chase.
+    const dave = ACCOUNTS[6];
+    h.chain.fund(dave.address, 5n * ONE);
+    const fits = signedItem(dave, market, { price: '0.5', size: '6' }); // 3 of the 5
+    const tooBig = signedItem(dave, market, { price: '0.5', size: '8' }); // 4 more: refused
+    const res = await place(h, dave.address, [fits, tooBig]);
+    expect(res.body.results[0].order_hash).toBe(fits.hash);
+    expect(codeOf(res, 1)).toBe('INSUFFICIENT_BALANCE');
+    const markers = database.db().collection<{ _id: string }>(HANDOFF_MARKERS);
+    expect(await markers.countDocuments({ _id: fits.hash })).toBe(1);
+    expect(await markers.countDocuments({ _id: tooBig.hash })).toBe(0);
+    expect(await createOrderModel(database.db()).countDocuments({ order_hash: { $in: [fits.hash, tooBig.hash] } })).toBe(1);
   });
 
   test('when the matcher hand-off fails, then the placement still answers OPEN and the order stays PENDING for recovery', async () => {
