@@ -37,6 +37,10 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     MONGODB_PORT: String(ports.mongo),
     CHAIN_PORT: String(ports.chain),
     LOG_LEVEL: options.logLevel ?? 'warn',
+    // Every simulated trader comes from this one loopback address: the per-address limit (meant for
+    // many clients behind one address) would answer 429 to the bench itself once an open-loop phase
+    // catches up on late sends. The per-wallet limit stays on.
+    RATE_LIMIT_PER_IP: '0',
     // E2E_STAGE_TIMINGS_S: the service logs its stage timings every this many seconds (STAGE_TIMINGS_S).
     ...(process.env.E2E_STAGE_TIMINGS_S ? { STAGE_TIMINGS_S: process.env.E2E_STAGE_TIMINGS_S } : {}),
     // E2E_SLOW_MS: the service logs database commands slower than this (MONGODB_SLOW_MS).
