@@ -189,7 +189,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const book = await restoreEngine(key, input.counters ?? state.counters);
   engine = book;
 
-  const nowSeconds = () => Math.floor(Date.now() / 1000);
+  const secondsOf = (ms: number) => Math.floor(ms / 1000);
+  const nowSeconds = () => secondsOf(Date.now());
   /** The latest time a step of this run wrote at (ms): a request's clock never goes back before it. */
   let lastWriteAt = 0;
   /**
@@ -346,7 +347,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const at = load.decided?.at ?? Date.now();
     const hashes = load.decided ? batch.slice(0, load.decided.count) : batch;
     if (hashes.length < batch.length) queue.unshift({ kind: 'place', hashes: batch.slice(hashes.length) });
-    const now = Math.floor(at / 1000);
+    const now = secondsOf(at);
     const events: EngineEvent[] = [];
     const placed = new Set<string>();
     const direct: DirectEnd[] = [];
@@ -381,7 +382,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   async function cancel(request: CancelOrders): Promise<CancelOutcome> {
     const wallet = request.wallet.toLowerCase();
     const at = clockOf(request.requested_at);
-    const now = Math.floor(at / 1000);
+    const now = secondsOf(at);
     const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
     const notFound = (order_hash: string) => outcome.not_cancelled.push({ order_hash, error: { code: 'ORDER_NOT_FOUND', message: 'Order not found' } });
     const events: EngineEvent[] = [];
@@ -428,7 +429,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
 
   async function remove(request: RemoveOrders): Promise<void> {
     const at = clockOf(request.at);
-    const now = Math.floor(at / 1000);
+    const now = secondsOf(at);
     const events: EngineEvent[] = [];
     const removed: Record<string, RemoveOrders['reason']> = {};
     for (const hash of request.hashes.map((h) => h.toLowerCase())) {
@@ -446,7 +447,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const ending = change.status === 'CLOSED' || change.status === 'RESOLVED';
     const before = book.restingCount;
     const at = clockOf(change.requested_at);
-    if (ending) await write(book.cancelAll(Math.floor(at / 1000), {}, 'MARKET_CLOSED'), new Set(), [], { at });
+    if (ending) await write(book.cancelAll(secondsOf(at), {}, 'MARKET_CLOSED'), new Set(), [], { at });
     const resolution = change.status === 'RESOLVED' ? (change.resolution_outcome ?? null) : null;
     changes += 1;
     await db.applyMarketStatus({

@@ -686,38 +686,28 @@ export const FERRETDB_PATCHES: SourcePatch[] = [
 	var res sjsontype`,
     why: 'decoding stored documents was a third of FerretDB\'s CPU',
   },
-  {
-    file: 'internal/util/resource/resource.go',
-    find: `func Track(obj any, token *Token) {
-	checkArgs(obj, token)
-`,
-    replace: `func Track(obj any, token *Token) {
-	// Patched (predex): leak tracking is a debug-build tool (see Untrack).
-	if !debugbuild.Enabled {
-		return
-	}
-
-	checkArgs(obj, token)
-`,
-    // Every query iterator, transaction, cursor and row set was added to a pprof profile (a stack
-    // walk: runtime.Callers) and given a finalizer that panics if it is never closed. In release
-    // builds the finalizer only crashes the server on a leak; the walk and the finalizers cost
-    // ~10% of FerretDB's CPU under the e2e bench (Track 7.7%, Untrack 2.1%, go tool pprof).
-    why: 'tracking every iterator\'s lifetime was a tenth of FerretDB\'s CPU',
-  },
-  {
-    file: 'internal/util/resource/resource.go',
-    find: `func Untrack(obj any, token *Token) {
-	checkArgs(obj, token)
-`,
-    replace: `func Untrack(obj any, token *Token) {
-	// Patched (predex): Track does nothing outside debug builds.
-	if !debugbuild.Enabled {
-		return
-	}
-
-	checkArgs(obj, token)
-`,
-    why: 'tracking every iterator\'s lifetime was a tenth of FerretDB\'s CPU',
-  },
+  // Every query iterator, transaction, cursor and row set was added to a pprof profile (a stack
+  // walk: runtime.Callers) and given a finalizer that panics if it is never closed. In release
+  // builds the finalizer only crashes the server on a leak; the walk and the finalizers cost
+  // ~10% of FerretDB's CPU under the e2e bench (Track 7.7%, Untrack 2.1%, go tool pprof).
+  debugBuildOnly('Track', 'leak tracking is a debug-build tool (see Untrack)'),
+  debugBuildOnly('Untrack', 'Track does nothing outside debug builds'),
 ];
+
+/** A patch that makes `resource.{func}` return at once unless FerretDB is a debug build. */
+function debugBuildOnly(func: 'Track' | 'Untrack', note: string): SourcePatch {
+  const head = `func ${func}(obj any, token *Token) {
+	checkArgs(obj, token)
+`;
+  return {
+    file: 'internal/util/resource/resource.go',
+    find: head,
+    replace: head.replace('\tcheckArgs', `\t// Patched (predex): ${note}.
+	if !debugbuild.Enabled {
+		return
+	}
+
+	checkArgs`),
+    why: 'tracking every iterator\'s lifetime was a tenth of FerretDB\'s CPU',
+  };
+}
