@@ -19,6 +19,11 @@ export interface MarketWorkflowInput {
   changes?: number;
   /** YES ticks of the last trade (the ticker's last price). */
   lastPrice?: number | null;
+  /**
+   * Settlement batches whose trades the previous run wrote but did not settle (it waited for its
+   * children before continuing as new, and started no new one): `[trade id, taker order hash]`.
+   */
+  pendingSettlements?: { batchId: string; trades: [string, string][] }[];
   /** Continue as new once the history has this many events (tests lower it); default 4,000. */
   historyLimit?: number;
   /** First retry delay of settlement sends (tests shorten it); default 2 s, doubling. */

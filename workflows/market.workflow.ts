@@ -65,6 +65,23 @@ export const MAX_SETTLING = 2;
 /** A waiting settlement batch takes further steps while below this many trades (bounds its input and memo). */
 export const MAX_SETTLEMENT_TRADES = 500;
 
+/**
+ * Patch id (workflow versioning): a run due to continue as new first lets its settlement children
+ * finish (it keeps matching meanwhile, and starts no new child: the trades of its last steps are
+ * carried into the next run, which settles them). Runs recorded before started every waiting batch
+ * right before continuing as new, so children were under way during its last workflow task: when
+ * that task failed (a signal arrived during it, UNHANDLED_COMMAND), each retry replayed the whole
+ * history for seconds, a child finished meanwhile and failed it again (docs/benchmarks.md, Findings 32).
+ */
+export const SETTLED_BEFORE_CONTINUE = 'settled-before-continue';
+/**
+ * A run that has waited this many times its history bound for its children continues as new
+ * anyway (a settlement retrying for minutes must not let the history grow without bound).
+ */
+const OVERDUE_FACTOR = 2;
+/** ... or once it carries this many trades (~150 bytes each in the next run's input, far below 2 MB). */
+export const MAX_CARRIED_TRADES = 4_000;
+
 /** Orders placed per step: bounds the step's activity payload (well under 2 MB). */
 export const MAX_PLACE_BATCH = 200;
 /**
@@ -92,6 +109,9 @@ export const REQUEST_CLOCK = 'request-clock';
 const DEFAULT_HISTORY_LIMIT = 4_000;
 const STATUSES: readonly MarketStatus[] = ['OPEN', 'CLOSED', 'RESOLVED', 'PAUSED', 'SEEDING'];
 
+/** What settlement needs of a trade: its id and its taker order (one `matchOrders` per taker). */
+type SettlingTrade = Pick<TradeWrite, 'tradeId'> & { taker: Pick<TradeWrite['taker'], 'orderHash'> };
+
 type Command =
   | { kind: 'place'; hashes: string[] }
   | { kind: 'cancel'; id: number; request: CancelOrders }
@@ -111,7 +131,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   /** Settlement starts not awaited yet (SETTLEMENT_START_ASYNC); all are awaited before continue-as-new. */
   const starting: Promise<unknown>[] = [];
   /** SETTLEMENT_COALESCED: trades written and waiting for a settlement child, batch by batch (oldest first). */
-  const waitingSettlements: { batchId: string; trades: TradeWrite[] }[] = [];
+  const waitingSettlements: { batchId: string; trades: SettlingTrade[] }[] = [];
   /** Children of this run started and not finished. */
   let settling = 0;
   /** A step's write is under way: its batch is not complete, so none may start. */
@@ -119,6 +139,9 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   let info: MarketInfo = { found: false, status: 'PAUSED', resolution_outcome: null, decimals: 18, fee_rate_bps: 0 };
   /** Placement steps of this run (STEP_JOURNAL): a retried workflow task numbers them the same way. */
   let placementSteps = 0;
+  /** The run is due to continue as new; `quiet` (SETTLED_BEFORE_CONTINUE): it waits for its children first. */
+  let rolling = false;
+  let quiet = false;
 
   const answer = async <T extends CancelOutcome | StatusResult>(id: number): Promise<T> => {
     await condition(() => results[id] !== undefined);
@@ -262,7 +285,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
    * before continue-as-new). Runs again whenever a child of this run finishes.
    */
   function startWaitingSettlements(all = false): void {
-    while (!writing && waitingSettlements.length > 0 && (all || settling < MAX_SETTLING)) {
+    while (!writing && waitingSettlements.length > 0 && (all || (!holdsSettlements() && settling < MAX_SETTLING))) {
       const { batchId, trades } = waitingSettlements.shift()!;
       settling += 1;
       const started = startSettlementChild(batchId, trades);
@@ -278,8 +301,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
 
   /** The trades by taker order, in order: each group is one `matchOrders(taker, makers)`. */
-  function takerGroupsOf(trades: TradeWrite[]): TradeWrite[][] {
-    const groups: TradeWrite[][] = [];
+  function takerGroupsOf<T extends SettlingTrade>(trades: T[]): T[][] {
+    const groups: T[][] = [];
     for (const t of trades) {
       const last = groups[groups.length - 1];
       if (last && last[0].taker.orderHash === t.taker.orderHash) last.push(t);
@@ -287,7 +310,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     }
     return groups;
   }
-  const batchIdOf = (group: TradeWrite[]) => settlementBatchIdOf(key, group[0].tradeId);
+  const batchIdOf = (group: SettlingTrade[]) => settlementBatchIdOf(key, group[0].tradeId);
 
   /** A settlement child, started (not awaited); `args` without the market and retry delay. */
   function settlementChild(batchId: string, settle: Omit<SettlementInput, 'market' | 'batchId'>, options: Pick<ChildWorkflowOptions, 'memo' | 'typedSearchAttributes'>) {
@@ -301,7 +324,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
 
   /** One settlement child for `trades`: one group (one `matchOrders`) per taker order, side by side. */
-  function startSettlementChild(batchId: string, trades: TradeWrite[]) {
+  function startSettlementChild(batchId: string, trades: SettlingTrade[]) {
     const groups = takerGroupsOf(trades);
     // The memo lists the batch's taker orders (a search attribute value is limited to 2 KB, ~25
     // hashes); OrderHash is the first taker, and each fill record names its batch (`settlement_batch`).
@@ -479,6 +502,18 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
 
   const wantsNewRun = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
+  const carriedTrades = () => waitingSettlements.reduce((n, b) => n + b.trades.length, 0);
+  /** Waited too long for the children: continue as new the way runs before SETTLED_BEFORE_CONTINUE did. */
+  const overdue = () => workflowInfo().historyLength >= OVERDUE_FACTOR * historyLimit || carriedTrades() >= MAX_CARRIED_TRADES;
+  /** Settlement children are not started while a quiet run waits for the ones under way to finish. */
+  const holdsSettlements = () => rolling && quiet && !overdue();
+  const readyToRoll = () => rolling && (!quiet || settling === 0 || overdue());
+  /** Called between commands: the patch marker is recorded once, where the run first wants a new run. */
+  const noteRoll = () => {
+    if (rolling || !wantsNewRun()) return;
+    rolling = true;
+    quiet = patched(SETTLED_BEFORE_CONTINUE);
+  };
 
   async function run(command: Command): Promise<void> {
     if (command.kind === 'place') await place(command.hashes);
@@ -489,21 +524,36 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
   const awaitsAnswer = () => queue.some((c) => c.kind === 'cancel' || c.kind === 'status');
 
+  // Batches the previous run carried over (SETTLED_BEFORE_CONTINUE) go out first.
+  for (const carried of input.pendingSettlements ?? []) {
+    waitingSettlements.push({ batchId: carried.batchId, trades: carried.trades.map(([tradeId, orderHash]) => ({ tradeId, taker: { orderHash } })) });
+  }
+  startWaitingSettlements();
+
   for (;;) {
     const next = book.nextExpiration();
-    const wake = () => queue.length > 0 || wantsNewRun();
+    // A quiet run keeps matching while it waits for its children; the last one finishing wakes it.
+    const wake = () => queue.length > 0 || (wantsNewRun() && !rolling) || readyToRoll();
     if (next === null) await condition(wake);
     else await condition(wake, Math.max(1, next * 1000 - Date.now()));
-    // Under constant load the queue never empties: the history bound is checked between steps.
-    while (queue.length > 0 && !wantsNewRun()) await run(take());
+    // Under constant load the queue never empties: the history bound is checked between steps. A
+    // run that is ready continues as new at once, in the task that woke it: the shorter that task,
+    // the less likely a signal lands in it and fails it.
+    for (;;) {
+      noteRoll();
+      if (queue.length === 0 || readyToRoll()) break;
+      await run(take());
+    }
     await expire();
-    if (wantsNewRun()) break;
+    noteRoll();
+    if (readyToRoll()) break;
   }
   // Updates need their answer from this run: serve the queue up to the last one, then let every
   // handler return. What is left (placements, removals) is carried into the next run, in order.
+  const carries = quiet && !overdue();
   for (;;) {
     while (awaitsAnswer()) await run(take());
-    startWaitingSettlements(true); // no trade waits past the run
+    if (!carries) startWaitingSettlements(true); // no trade waits past the run
     await Promise.all(starting.splice(0)); // every settlement started before the run ends
     await condition(() => allHandlersFinished() || awaitsAnswer());
     if (!awaitsAnswer()) break;
@@ -514,9 +564,14 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     if (c.kind === 'place') pending.push(...c.hashes);
     else if (c.kind === 'remove') pendingRemovals.push(c.request);
   }
+  // A quiet run's waiting batches (all written) are settled by the next run, under the same ids.
+  const pendingSettlements = carries
+    ? waitingSettlements.map((b) => ({ batchId: b.batchId, trades: b.trades.map((t): [string, string] => [t.tradeId, t.taker.orderHash]) }))
+    : [];
   await continueAsNew<typeof marketWorkflow>({
     market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit,
     settlementRetryDelayMs: input.settlementRetryDelayMs, pending, pendingRemovals,
+    ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}),
   });
 }
 

@@ -246,9 +246,9 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
   }
 }
 
-/** Records a workflow's history as a replay fixture (RECORD_HISTORIES=1 rewrites test/workflows/histories/). */
-export async function saveHistory(h: Harness, workflowId: string, file: string): Promise<void> {
+/** Records a workflow's history (its latest run, or `runId`) as a replay fixture (RECORD_HISTORIES=1 rewrites test/workflows/histories/). */
+export async function saveHistory(h: Harness, workflowId: string, file: string, runId?: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
-  const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
+  const history = await h.client.workflow.getHandle(workflowId, runId).fetchHistory();
   writeFileSync(join(__dirname, 'histories', file), JSON.stringify(history));
 }

@@ -1,4 +1,4 @@
-import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
+import { marketDepthQuery, marketViewQuery, type MarketWorkflowInput } from '../../workflows/definitions';
 import type { OrderRecord } from '../../src/contracts/order-record';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { marketKeyOf, marketWorkflowId, settlementWorkflowId, type MarketRef } from '../../src/matching/market-ids';
@@ -154,12 +154,24 @@ describe('matching recovery', () => {
     all.push(...burst);
     await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === all.length, 30_000, 'burst accepted');
     await expectConsistent(market, all);
-    // Every settlement batch a fill names was started: receipts are held in this file, so the first
-    // two settlements of a run stay under way and later steps' trades wait, and a run starts every
-    // waiting batch (and awaits the starts) before it continues as new.
+    // Every settlement batch a fill names gets started: receipts are held in this file, so the first
+    // two settlements of a run stay under way and later steps' trades wait; a run that has waited
+    // for them past twice its history bound starts every waiting batch before it continues as new,
+    // and once they finish, the batches a run carried over start in the next.
     const batches = await h.collections.fills.distinct('settlement_batch', { condition_id: market.condition_id });
     expect(batches.length).toBeGreaterThan(1);
-    for (const batch of batches) await h.client.workflow.getHandle(settlementWorkflowId(String(batch))).describe();
+    h.chain.hold = false;
+    try {
+      await eventually(async () => {
+        for (const batch of batches) {
+          const found = await h.client.workflow.getHandle(settlementWorkflowId(String(batch))).describe().then(() => true, () => false);
+          if (!found) return false;
+        }
+        return true;
+      }, 30_000, 'every settlement batch started');
+    } finally {
+      h.chain.hold = true;
+    }
     // More than one run happened (the first run continued as new).
     await eventually(async () => {
       const runs: string[] = [];
@@ -167,6 +179,67 @@ describe('matching recovery', () => {
       return runs.includes('CONTINUED_AS_NEW');
     }, 10_000, 'a continued-as-new run');
     void handle;
+  });
+
+  test('when a run is due to continue as new while its settlements are under way, then it keeps matching, continues as new only once they finished, and the next run settles the trades it carried', async () => {
+    const matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 60 } });
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const all: OrderRecord[] = [];
+    /** One crossing pair, placed and matched in a step of its own (each step settles apart). */
+    const trade = async () => {
+      const pair = await persist(db(), market, [
+        { wallet: wallet(), side: 'SELL', price: 55, size: '1' },
+        { wallet: wallet(), side: 'BUY', price: 55, size: '1' },
+      ]);
+      all.push(...pair);
+      await matcher.submit(market, pair.map((o) => o.order_hash));
+      await eventually(async () => (await h.collections.orders.findOne({ order_hash: pair[1].order_hash }))?.status === 'MATCHED', 20_000, 'pair matched');
+    };
+    try {
+      // Receipts held: the run's first two settlements stay under way, later steps' trades wait.
+      h.chain.hold = true;
+      await trade();
+      const firstRun = (await handle.describe()).runId;
+      while ((await handle.describe()).historyLength < 70) await trade();
+      // Past its bound, the run still matches, and has not continued as new.
+      await trade();
+      await trade();
+      const rolling = await handle.describe();
+      expect(rolling.runId).toBe(firstRun);
+      expect(rolling.status.name).toBe('RUNNING');
+      // The settlements finish: the run continues as new, and the next one settles what it carried.
+      h.chain.hold = false;
+      await eventually(async () => (await handle.describe()).runId !== firstRun, 20_000, 'a new run');
+      const fills = await eventually(async () => {
+        const rows = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
+        return rows.length === all.length && rows.every((f) => f.settlement_status === 'CONFIRMED') ? rows : null;
+      }, 30_000, 'every fill confirmed');
+      expect(fills).toHaveLength(all.length);
+      // No child of the first run was under way when it continued as new.
+      const events = (await h.client.workflow.getHandle(marketWorkflowId(market), firstRun).fetchHistory()).events!;
+      const last = events.findIndex((e) => e.workflowExecutionContinuedAsNewEventAttributes);
+      expect(last).toBeGreaterThan(0);
+      const before = events.slice(0, last);
+      const started = before.filter((e) => e.childWorkflowExecutionStartedEventAttributes).length;
+      expect(started).toBeGreaterThanOrEqual(2);
+      expect(before.filter((e) => e.childWorkflowExecutionCompletedEventAttributes)).toHaveLength(started);
+      // The trades of its last steps went to the next run, which started their settlement.
+      const input = events[last].workflowExecutionContinuedAsNewEventAttributes!.input!.payloads![0];
+      const carried = (JSON.parse(Buffer.from(input.data!).toString('utf8')) as MarketWorkflowInput).pendingSettlements ?? [];
+      expect(carried.length).toBeGreaterThan(0);
+      for (const batch of carried) {
+        const child = await h.client.workflow.getHandle(settlementWorkflowId(batch.batchId)).describe();
+        expect(child.parentExecution?.runId).not.toBe(firstRun);
+        expect(batch.trades.every(([tradeId, taker]) => fills.some((f) => f.trade_id === tradeId && f.role === 'taker' && f.order_hash === taker))).toBe(true);
+      }
+      await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === all.length, 20_000, 'every order filled');
+      await saveHistory(h, marketWorkflowId(market), 'market-settled-before-continue.json', firstRun);
+      await saveHistory(h, marketWorkflowId(market), 'market-carried-settlements.json');
+    } finally {
+      h.chain.hold = true;
+    }
   });
 
   test('when the market workflow is terminated and started again, then it rebuilds the book and continues the sequences', async () => {
