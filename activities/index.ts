@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import type { HandoffHolder } from '../src/contracts/market-matcher';
 import type { RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import { matchingCollections } from '../src/matching/collections';
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   publisher?: RealtimePublisher;
   /** Settlement port (src/chain); defaults to UNCONFIGURED_CHAIN (fills retry, then fail). */
   chain?: SettlementChain;
+  /** This process's own hand-offs (the sweeper's matcher client): a market continuing as new holds them. */
+  handoffs?: HandoffHolder;
   /** Receipt polling interval of settlement, ms. */
   chainPollMs?: number;
   /** How long a settlement send waits on for its confirmations before taking the MINED path, ms (default 3000). */
@@ -28,7 +31,7 @@ export function createActivities(deps: ActivityDeps) {
   const collections = matchingCollections(deps.db);
   const publisher = deps.publisher ?? NO_PUBLISHER;
   return timedEach({
-    ...createMarketActivities({ collections, publisher, logger: deps.logger }),
+    ...createMarketActivities({ collections, publisher, logger: deps.logger, handoffs: deps.handoffs }),
     ...createSettlementActivities({ collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs }),
   });
 }

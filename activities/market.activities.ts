@@ -8,6 +8,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { mongo } from 'mongoose';
 import { holdLevelOf, type RealtimeEvent, type RealtimePublisher } from '../src/contracts/realtime-publisher';
+import type { HandoffHolder } from '../src/contracts/market-matcher';
 import type { Logger } from '../src/logging/logger';
 import { formatCanonical } from '../src/money';
 import { bulk, insertNew } from '../src/db/bulk-writes';
@@ -26,6 +27,8 @@ export interface MarketActivityDeps {
   collections: MatchingCollections;
   publisher: RealtimePublisher;
   logger: Logger;
+  /** This process's own hand-offs (the sweeper's matcher client), held with the API processes'. */
+  handoffs?: HandoffHolder;
 }
 
 const OPEN_STATUSES = ['OPEN', 'PARTIALLY_FILLED'];
@@ -35,7 +38,7 @@ export function reserveOf(side: 'BUY' | 'SELL', priceTicks: number, units: bigin
   return side === 'BUY' ? (units * BigInt(priceTicks) + 99n) / 100n : units;
 }
 
-export function createMarketActivities({ collections: c, publisher, logger }: MarketActivityDeps) {
+export function createMarketActivities({ collections: c, publisher, logger, handoffs }: MarketActivityDeps) {
   const loaded = new LoadedOrders();
   /**
    * The market, its engine counters and last price, at the start of a run. `run.runId`: the
@@ -335,7 +338,17 @@ export function createMarketActivities({ collections: c, publisher, logger }: Ma
     });
   }
 
-  return { loadMarketState, loadRestingPage, loadOrdersForPlacement, lookupOrders, applyMatchBatch, applyMarketStatus };
+  /**
+   * Holds the market's hand-offs for up to `holdMs` in every process that sends them (0: sends them
+   * now): this worker's own (the sweeper) at once, the API processes' through the realtime fan-out.
+   * Resolves once the fan-out has them (push: every API process answered).
+   */
+  async function holdHandoffs(q: { market: MarketRef; holdMs: number }): Promise<void> {
+    handoffs?.hold(q.market, q.holdMs);
+    await publisher.publish([{ channel: 'handoffs', chain_id: q.market.chain_id, condition_id: q.market.condition_id, hold_ms: q.holdMs }]);
+  }
+
+  return { loadMarketState, loadRestingPage, loadOrdersForPlacement, lookupOrders, applyMatchBatch, applyMarketStatus, holdHandoffs };
 }
 
 export type MarketActivities = ReturnType<typeof createMarketActivities>;

@@ -34,7 +34,9 @@ async function main(): Promise<void> {
   const chainPort = chainPortFromConfig(config);
   const chain = createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS);
   const publisher = createRealtimePublisher({ db, logger });
-  const activities = createActivities({ db, logger, chain, publisher });
+  // The sweeper's hand-offs: held by a market's workflow while it continues as new, like the API's.
+  const matcher = createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE);
+  const activities = createActivities({ db, logger, chain, publisher, handoffs: matcher });
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -54,7 +56,7 @@ async function main(): Promise<void> {
     activities,
     maxConcurrentActivityTaskExecutions: config.SETTLEMENT_ACTIVITY_SLOTS,
   });
-  const sweeper = startHandoffSweeper({ collections, matcher: createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE), logger });
+  const sweeper = startHandoffSweeper({ collections, matcher, logger });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   try {

@@ -24,6 +24,8 @@ export interface MarketWorkflowInput {
    * children before continuing as new, and started no new one): `[trade id, taker order hash]`.
    */
   pendingSettlements?: { batchId: string; trades: [string, string][] }[];
+  /** The previous run held the market's hand-offs while it continued as new: this run releases them. */
+  handoffsHeld?: boolean;
   /** Continue as new once the history has this many events (tests lower it); default 4,000. */
   historyLimit?: number;
   /** First retry delay of settlement sends (tests shorten it); default 2 s, doubling. */

@@ -8,7 +8,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import {
   allHandlersFinished, ApplicationFailure, type ChildWorkflowOptions, condition, continueAsNew, log, ParentClosePolicy, patched, proxyActivities,
-  proxyLocalActivities, setHandler, startChild,
+  proxyLocalActivities, setHandler, sleep, startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CancelOutcome } from '../src/contracts/market-matcher';
@@ -74,6 +74,19 @@ export const MAX_SETTLEMENT_TRADES = 500;
  * history for seconds, a child finished meanwhile and failed it again (docs/benchmarks.md, Findings 32).
  */
 export const SETTLED_BEFORE_CONTINUE = 'settled-before-continue';
+/**
+ * Patch id (workflow versioning): a quiet run (SETTLED_BEFORE_CONTINUE) holds the market's hand-offs
+ * in every process that sends them before it continues as new, waits HANDOFF_DRAIN_MS for the
+ * signals already under way, and continues as new in the task that wait ends; the next run
+ * releases the hold as it starts. Without it, hand-off signals (~25 a second from single-order
+ * POSTs) landed in nearly every such task and failed it (UNHANDLED_COMMAND), and each retry
+ * replayed the whole history for seconds while more landed (docs/benchmarks.md, Findings 32).
+ */
+export const HELD_HANDOFFS = 'held-handoffs-continue';
+/** The hold's bound, should the next run's release be lost: long enough for a retried task's replay. */
+export const HANDOFF_HOLD_MS = 10_000;
+/** How long a run waits after its hold for the hand-off signals already under way. */
+export const HANDOFF_DRAIN_MS = 100;
 /**
  * A run that has waited this many times its history bound for its children continues as new
  * anyway (a settlement retrying for minutes must not let the history grow without bound).
@@ -206,11 +219,15 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     return { ready: engine !== undefined, seq: depth.seq, bids: wire(depth.bids), asks: wire(depth.asks) };
   });
 
+  // The previous run held the market's hand-offs while it continued as new (HELD_HANDOFFS): this
+  // run takes them from now on, while it loads.
+  const released = input.handoffsHeld ? local.holdHandoffs({ market, holdMs: 0 }) : undefined;
   const state = await db.loadMarketState(market, { runId: workflowInfo().runId });
   info = state.info;
   if (input.lastPrice === undefined) lastPrice = state.lastPrice;
   const book = await restoreEngine(key, input.counters ?? state.counters);
   engine = book;
+  await released;
 
   const secondsOf = (ms: number) => Math.floor(ms / 1000);
   const nowSeconds = () => secondsOf(Date.now());
@@ -551,6 +568,11 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   // Updates need their answer from this run: serve the queue up to the last one, then let every
   // handler return. What is left (placements, removals) is carried into the next run, in order.
   const carries = quiet && !overdue();
+  const holds = carries && patched(HELD_HANDOFFS);
+  if (holds) {
+    await local.holdHandoffs({ market, holdMs: HANDOFF_HOLD_MS });
+    await sleep(HANDOFF_DRAIN_MS);
+  }
   for (;;) {
     while (awaitsAnswer()) await run(take());
     if (!carries) startWaitingSettlements(true); // no trade waits past the run
@@ -571,7 +593,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   await continueAsNew<typeof marketWorkflow>({
     market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit,
     settlementRetryDelayMs: input.settlementRetryDelayMs, pending, pendingRemovals,
-    ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}),
+    ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}), ...(holds ? { handoffsHeld: true } : {}),
   });
 }
 

@@ -13,6 +13,11 @@ export interface CancelOutcome {
   not_cancelled: { order_hash: string; error: { code: 'ORDER_NOT_FOUND' | 'ORDER_ALREADY_FILLED' | 'ORDER_NOT_OPEN'; message: string } }[];
 }
 
+/** Holds a market's hand-offs for up to `ms` (0: sends what waits now); see HandoffHoldEvent. */
+export interface HandoffHolder {
+  hold(market: MarketRef, ms: number): void;
+}
+
 export interface MarketMatcher {
   /**
    * Hands persisted orders (by hash) to the market's workflow. Resolves once the workflow has

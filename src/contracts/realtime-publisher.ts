@@ -30,7 +30,25 @@ export interface HoldsEvent {
   holds: HoldLevel[];
 }
 
-export type RealtimeEvent = DeliveredEvent | HoldsEvent;
+/**
+ * Internal: a market's workflow is about to continue as new and asks every process that hands
+ * orders over to hold the market's hand-offs for up to `hold_ms` (0: send them now). A signal that
+ * lands during the run's last workflow task fails that task, and its retry replays the whole
+ * history (docs/matching.md, "Continue-as-new"). Not routed to sockets.
+ */
+export interface HandoffHoldEvent {
+  channel: 'handoffs';
+  chain_id: number;
+  condition_id: string;
+  hold_ms: number;
+}
+
+export type RealtimeEvent = DeliveredEvent | HoldsEvent | HandoffHoldEvent;
+
+/** Channels for the API processes themselves, never delivered to a socket. */
+export function isInternalEvent(event: RealtimeEvent): event is HoldsEvent | HandoffHoldEvent {
+  return event.channel === 'holds' || event.channel === 'handoffs';
+}
 
 /** The hold level of an order record as just written. */
 export function holdLevelOf(o: HoldLevel): HoldLevel {

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Server, Socket } from 'socket.io';
-import type { DeliveredEvent, RealtimeEvent } from '../contracts/realtime-publisher';
+import { isInternalEvent, type DeliveredEvent, type RealtimeEvent } from '../contracts/realtime-publisher';
 import { AppError, ErrorCode, isAppError } from '../errors';
 import type { Logger } from '../logging/logger';
 import { validateOrThrow } from '../validation/ajv';
@@ -79,7 +79,7 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
   function dispatch(event: RealtimeEvent): void {
     try {
       deps.onEvent?.(event);
-      if (event.channel === 'holds') return; // internal: for order entry only
+      if (isInternalEvent(event)) return; // for order entry and the matcher client only
       const key = keyOf(event);
       for (const session of routes.get(key) ?? []) session.deliver(key, event);
     } catch (error) {

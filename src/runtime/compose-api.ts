@@ -17,6 +17,7 @@ import { createMarketModel, type MarketRecord } from '../db/models';
 import { startOnchainCancelWatch } from '../temporal/onchain-cancel.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
+import { createApiEventHook } from './api-event-hook';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -83,10 +84,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
         consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token),
         defaultChainId: config.CHAIN_ID,
         push: { host: config.HOST, port: config.REALTIME_PUSH_PORT, advertiseUrl: config.REALTIME_PUSH_URL },
-        // Settlement and order-end events refresh cached balances and release holds.
-        onEvent: (event) => {
-          orders.onRealtimeEvent(event).catch((error: unknown) => logger.warn({ err: error }, 'order event hook failed'));
-        },
+        onEvent: createApiEventHook({ matcher, orders, logger }),
       }),
     readiness: [
       { name: 'mongodb', check: () => pingDatabase(db) },

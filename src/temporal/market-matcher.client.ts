@@ -3,10 +3,12 @@
  * one signal is in flight, further submits queue up and go out together as the next signal, so a
  * busy market costs a few signals per second however many orders arrive. signalWithStart starts
  * the workflow on first use; cancels and status changes are update-with-start (an answer back).
+ * A market's hand-offs can be held for a moment (`hold`): its workflow asks for it while it
+ * continues as new, and submits then wait (the orders are durable and marked meanwhile).
  */
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey } from '@temporalio/common';
-import type { CancelOutcome, MarketMatcher, MarketRef } from '../contracts/market-matcher';
+import type { CancelOutcome, HandoffHolder, MarketMatcher, MarketRef } from '../contracts/market-matcher';
 import { marketKeyOf, marketWorkflowId } from '../matching/market-ids';
 import type { MarketStatus } from '../matching/payloads';
 import { cancelOrdersUpdate, setMarketStatusUpdate, submitOrdersSignal, type MarketWorkflowInput, type StatusResult } from '../../workflows/definitions';
@@ -28,12 +30,19 @@ interface Lane {
   hashes: string[];
   waiters: Waiter[];
   sending: boolean;
+  /** While set, no signal goes out; the hold ends when it is released or when this timer fires. */
+  hold?: NodeJS.Timeout;
 }
 
-export interface MarketMatcherClient extends MarketMatcher {
+export interface MarketMatcherClient extends MarketMatcher, HandoffHolder {
   setStatus(market: MarketRef, change: { status: string; resolution_outcome?: 0 | 1; actor: string }): Promise<void>;
   /** Same as setStatus, with the workflow's answer. */
   changeStatus(market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string; expected_from?: MarketStatus }): Promise<StatusResult>;
+  /**
+   * Holds the market's hand-offs for up to `ms` (0 or less: sends what waits now). A signal already
+   * in flight still lands; later submits wait and go out together when the hold ends.
+   */
+  hold: HandoffHolder['hold'];
   /** Signals sent so far (tests and metrics: coalescing makes it far lower than submits). */
   readonly signalsSent: number;
 }
@@ -56,7 +65,7 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
   async function pump(lane: Lane): Promise<void> {
     lane.sending = true;
     try {
-      while (lane.hashes.length > 0) {
+      while (lane.hashes.length > 0 && !lane.hold) {
         const hashes = [...new Set(lane.hashes.splice(0))];
         const waiters = lane.waiters.splice(0);
         try {
@@ -76,20 +85,36 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
     }
   }
 
-  function submit(market: MarketRef, orderHashes: string[]): Promise<void> {
-    if (orderHashes.length === 0) return Promise.resolve();
+  function laneOf(market: MarketRef): Lane {
     const key = marketKeyOf(market);
     let lane = lanes.get(key);
     if (!lane) {
       lane = { market, hashes: [], waiters: [], sending: false };
       lanes.set(key, lane);
     }
-    const l = lane;
+    return lane;
+  }
+
+  function submit(market: MarketRef, orderHashes: string[]): Promise<void> {
+    if (orderHashes.length === 0) return Promise.resolve();
+    const l = laneOf(market);
     return new Promise<void>((resolve, reject) => {
       for (const h of orderHashes) l.hashes.push(h.toLowerCase());
       l.waiters.push({ resolve, reject });
       if (!l.sending) void pump(l);
     });
+  }
+
+  function hold(market: MarketRef, ms: number): void {
+    const lane = laneOf(market);
+    clearTimeout(lane.hold);
+    lane.hold = undefined;
+    if (ms > 0) {
+      lane.hold = setTimeout(() => hold(market, 0), ms);
+      lane.hold.unref();
+    } else if (!lane.sending) {
+      void pump(lane);
+    }
   }
 
   async function update<Ret, Arg>(market: MarketRef, def: import('@temporalio/common').UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
@@ -111,6 +136,7 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
 
   return {
     submit,
+    hold,
     cancel,
     changeStatus,
     async setStatus(market, change) {

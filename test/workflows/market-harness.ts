@@ -11,7 +11,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import type { Connection as DbConnection } from 'mongoose';
 import { createActivities } from '../../activities';
 import type { OrderRecord } from '../../src/contracts/order-record';
-import type { DeliveredEvent, HoldLevel, RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
 import { signedAmounts } from '../../src/engine';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { ensureMatchingIndexes, matchingCollections, type MatchingCollections } from '../../src/matching/collections';
@@ -101,9 +101,12 @@ export class RecordingPublisher implements RealtimePublisher {
   readonly events: DeliveredEvent[] = [];
   /** The internal hold levels (`holds` events), in order. */
   readonly holds: HoldLevel[] = [];
+  /** The internal hand-off holds (`handoffs` events), in order. */
+  readonly handoffHolds: HandoffHoldEvent[] = [];
   publish(events: RealtimeEvent[]): Promise<void> {
     for (const e of events) {
       if (e.channel === 'holds') this.holds.push(...e.holds);
+      else if (e.channel === 'handoffs') this.handoffHolds.push(e);
       else this.events.push(e);
     }
     return Promise.resolve();
@@ -176,6 +179,7 @@ export interface Harness {
   collections: MatchingCollections;
   publisher: RecordingPublisher;
   chain: FakeChain;
+  handoffs: { held: { market: string; ms: number }[] };
   startWorker(): Promise<{ worker: Worker; done: Promise<void> }>;
   /** A worker created now and run later (creating a worker after another one shut down hangs in this SDK/jest setup). */
   prepareWorker(): Promise<{ worker: Worker; start(): { worker: Worker; done: Promise<void> } }>;
@@ -189,17 +193,19 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
   const client = new Client({ connection });
   const publisher = new RecordingPublisher();
   const chain = new FakeChain();
+  /** The worker process's own hand-off holds, as the activities set them (market key -> hold ms, in order). */
+  const handoffs = { held: [] as { market: string; ms: number }[], hold(market: MarketRef, ms: number) { this.held.push({ market: marketKeyOf(market), ms }); } };
   const natives: NativeConnection[] = [];
   const running: { worker: Worker; done: Promise<void>; settlement?: boolean }[] = [];
   let bundle: WorkflowBundleWithSourceMap | undefined;
   const harness: Harness = {
-    client, collections, publisher, chain,
+    client, collections, publisher, chain, handoffs,
     async prepareWorker() {
       const native = await NativeConnection.connect({ address: testTemporalAddress() });
       natives.push(native);
       // One bundle per file: webpack once per jest process.
       bundle ??= await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundler });
-      const activities = createActivities({ db, logger, publisher, chain, chainPollMs: 50, confirmWaitMs: CONFIRM_WAIT_MS });
+      const activities = createActivities({ db, logger, publisher, chain, handoffs, chainPollMs: 50, confirmWaitMs: CONFIRM_WAIT_MS });
       const worker = await Worker.create({
         connection: native, taskQueue, workflowBundle: bundle,
         // A test "kill": in-flight activities are cancelled at once and the worker stops within seconds.

@@ -290,4 +290,28 @@ describe('market workflow', () => {
     expect(view.resting).toBe(60);
     expect(view.counters.arrival).toBe(60);
   });
+
+  test('when a market\'s hand-offs are held, then submits wait without a signal and go out together when the hold is released or runs out', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const orders = await persist(db(), market, Array.from({ length: 6 }, (_, i) => ({ wallet: wallet(), side: 'BUY' as const, price: 10 + i, size: '1' })));
+    const accepted = () => h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' });
+    const before = matcher.signalsSent;
+    matcher.hold(market, 60_000);
+    let answered = 0;
+    const first = Promise.all(orders.slice(0, 3).map((o) => matcher.submit(market, [o.order_hash]).then(() => { answered += 1; })));
+    await new Promise((r) => setTimeout(r, 500));
+    expect({ signals: matcher.signalsSent - before, answered, accepted: await accepted() }).toEqual({ signals: 0, answered: 0, accepted: 0 });
+    matcher.hold(market, 0);
+    await first;
+    expect(matcher.signalsSent - before).toBe(1);
+    await eventually(async () => (await accepted()) === 3, 20_000, 'released orders placed');
+    // A hold that is never released ends by itself.
+    matcher.hold(market, 300);
+    const second = matcher.submit(market, orders.slice(3).map((o) => o.order_hash));
+    expect(matcher.signalsSent - before).toBe(1);
+    await second;
+    expect(matcher.signalsSent - before).toBe(2);
+    await eventually(async () => (await accepted()) === 6, 20_000, 'orders placed after the hold ran out');
+  });
 });

@@ -1,4 +1,5 @@
 import { marketDepthQuery, marketViewQuery, type MarketWorkflowInput } from '../../workflows/definitions';
+import { HANDOFF_DRAIN_MS, HANDOFF_HOLD_MS } from '../../workflows/market.workflow';
 import type { OrderRecord } from '../../src/contracts/order-record';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { marketKeyOf, marketWorkflowId, settlementWorkflowId, type MarketRef } from '../../src/matching/market-ids';
@@ -227,7 +228,16 @@ describe('matching recovery', () => {
       expect(before.filter((e) => e.childWorkflowExecutionCompletedEventAttributes)).toHaveLength(started);
       // The trades of its last steps went to the next run, which started their settlement.
       const input = events[last].workflowExecutionContinuedAsNewEventAttributes!.input!.payloads![0];
-      const carried = (JSON.parse(Buffer.from(input.data!).toString('utf8')) as MarketWorkflowInput).pendingSettlements ?? [];
+      const next = JSON.parse(Buffer.from(input.data!).toString('utf8')) as MarketWorkflowInput;
+      const carried = next.pendingSettlements ?? [];
+      // It held the market's hand-offs (in this worker and through the fan-out) before its last
+      // task, waited for those under way, and the next run released them.
+      expect(next.handoffsHeld).toBe(true);
+      const key = marketKeyOf(market);
+      expect(h.handoffs.held.filter((x) => x.market === key).map((x) => x.ms)).toEqual([HANDOFF_HOLD_MS, 0]);
+      expect(h.publisher.handoffHolds.filter((e) => e.condition_id === market.condition_id).map((e) => e.hold_ms)).toEqual([HANDOFF_HOLD_MS, 0]);
+      const timer = [...before].reverse().find((e) => e.timerStartedEventAttributes);
+      expect(timer?.timerStartedEventAttributes?.startToFireTimeout?.nanos).toBe(HANDOFF_DRAIN_MS * 1_000_000);
       expect(carried.length).toBeGreaterThan(0);
       for (const batch of carried) {
         const child = await h.client.workflow.getHandle(settlementWorkflowId(batch.batchId)).describe();
@@ -235,8 +245,8 @@ describe('matching recovery', () => {
         expect(batch.trades.every(([tradeId, taker]) => fills.some((f) => f.trade_id === tradeId && f.role === 'taker' && f.order_hash === taker))).toBe(true);
       }
       await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === all.length, 20_000, 'every order filled');
-      await saveHistory(h, marketWorkflowId(market), 'market-settled-before-continue.json', firstRun);
-      await saveHistory(h, marketWorkflowId(market), 'market-carried-settlements.json');
+      await saveHistory(h, marketWorkflowId(market), 'market-held-handoffs.json', firstRun);
+      await saveHistory(h, marketWorkflowId(market), 'market-released-handoffs.json');
     } finally {
       h.chain.hold = true;
     }
