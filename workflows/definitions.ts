@@ -28,6 +28,8 @@ export interface MarketWorkflowInput {
   handoffsHeld?: boolean;
   /** Continue as new once the history has this many events (tests lower it); default 4,000. */
   historyLimit?: number;
+  /** How long a run due to continue as new waits for its settlement children (tests set it); default 5 s. */
+  rollWaitMs?: number;
   /** First retry delay of settlement sends (tests shorten it); default 2 s, doubling. */
   settlementRetryDelayMs?: number;
 }

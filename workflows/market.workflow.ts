@@ -88,6 +88,18 @@ export const HANDOFF_HOLD_MS = 10_000;
 /** How long a run waits after its hold for the hand-off signals already under way. */
 export const HANDOFF_DRAIN_MS = 100;
 /**
+ * Patch id (workflow versioning): a quiet run waits for its settlement children at most
+ * MAX_ROLL_WAIT_MS, then continues as new anyway, still carrying its waiting batches and holding
+ * the hand-offs (the children under way finish on their own); and its hold is an ordinary
+ * activity that waits HANDOFF_DRAIN_MS before it returns, so that its completion starts the last
+ * task. Runs recorded before waited for every child (in the e2e bench, 46 s once, until they
+ * carried MAX_CARRIED_TRADES and continued the old way) and drained with a 100 ms timer, which
+ * the dev server fired 700 ms late (Findings 32).
+ */
+export const BOUNDED_ROLL = 'bounded-roll';
+/** How long a quiet run waits for its settlement children before it continues as new anyway. */
+export const MAX_ROLL_WAIT_MS = 5_000;
+/**
  * A run that has waited this many times its history bound for its children continues as new
  * anyway (a settlement retrying for minutes must not let the history grow without bound).
  */
@@ -155,6 +167,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   /** The run is due to continue as new; `quiet` (SETTLED_BEFORE_CONTINUE): it waits for its children first. */
   let rolling = false;
   let quiet = false;
+  /** BOUNDED_ROLL: a quiet run continues as new by this workflow time (ms) even with children under way. */
+  let rollBy = Infinity;
 
   const answer = async <T extends CancelOutcome | StatusResult>(id: number): Promise<T> => {
     await condition(() => results[id] !== undefined);
@@ -524,12 +538,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const overdue = () => workflowInfo().historyLength >= OVERDUE_FACTOR * historyLimit || carriedTrades() >= MAX_CARRIED_TRADES;
   /** Settlement children are not started while a quiet run waits for the ones under way to finish. */
   const holdsSettlements = () => rolling && quiet && !overdue();
-  const readyToRoll = () => rolling && (!quiet || settling === 0 || overdue());
+  const readyToRoll = () => rolling && (!quiet || settling === 0 || overdue() || Date.now() >= rollBy);
   /** Called between commands: the patch marker is recorded once, where the run first wants a new run. */
   const noteRoll = () => {
     if (rolling || !wantsNewRun()) return;
     rolling = true;
     quiet = patched(SETTLED_BEFORE_CONTINUE);
+    if (quiet && patched(BOUNDED_ROLL)) rollBy = Date.now() + (input.rollWaitMs ?? MAX_ROLL_WAIT_MS);
   };
 
   async function run(command: Command): Promise<void> {
@@ -548,11 +563,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   startWaitingSettlements();
 
   for (;;) {
-    const next = book.nextExpiration();
-    // A quiet run keeps matching while it waits for its children; the last one finishing wakes it.
+    // A quiet run keeps matching while it waits for its children; the last one finishing wakes it,
+    // or its wait's bound (BOUNDED_ROLL).
+    const expiry = book.nextExpiration();
+    const next = Math.min(expiry === null ? Infinity : expiry * 1000, rolling && !readyToRoll() ? rollBy : Infinity);
     const wake = () => queue.length > 0 || (wantsNewRun() && !rolling) || readyToRoll();
-    if (next === null) await condition(wake);
-    else await condition(wake, Math.max(1, next * 1000 - Date.now()));
+    if (next === Infinity) await condition(wake);
+    else await condition(wake, Math.max(1, next - Date.now()));
     // Under constant load the queue never empties: the history bound is checked between steps. A
     // run that is ready continues as new at once, in the task that woke it: the shorter that task,
     // the less likely a signal lands in it and fails it.
@@ -569,7 +586,10 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   // handler return. What is left (placements, removals) is carried into the next run, in order.
   const carries = quiet && !overdue();
   const holds = carries && patched(HELD_HANDOFFS);
-  if (holds) {
+  if (holds && rollBy !== Infinity) {
+    // BOUNDED_ROLL: the activity's completion starts the last task.
+    await db.holdHandoffs({ market, holdMs: HANDOFF_HOLD_MS, drainMs: HANDOFF_DRAIN_MS });
+  } else if (holds) {
     await local.holdHandoffs({ market, holdMs: HANDOFF_HOLD_MS });
     await sleep(HANDOFF_DRAIN_MS);
   }
@@ -591,7 +611,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     ? waitingSettlements.map((b) => ({ batchId: b.batchId, trades: b.trades.map((t): [string, string] => [t.tradeId, t.taker.orderHash]) }))
     : [];
   await continueAsNew<typeof marketWorkflow>({
-    market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit,
+    market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit, rollWaitMs: input.rollWaitMs,
     settlementRetryDelayMs: input.settlementRetryDelayMs, pending, pendingRemovals,
     ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}), ...(holds ? { handoffsHeld: true } : {}),
   });

@@ -1,5 +1,5 @@
 import { marketDepthQuery, marketViewQuery, type MarketWorkflowInput } from '../../workflows/definitions';
-import { HANDOFF_DRAIN_MS, HANDOFF_HOLD_MS } from '../../workflows/market.workflow';
+import { HANDOFF_HOLD_MS } from '../../workflows/market.workflow';
 import type { OrderRecord } from '../../src/contracts/order-record';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { marketKeyOf, marketWorkflowId, settlementWorkflowId, type MarketRef } from '../../src/matching/market-ids';
@@ -182,8 +182,13 @@ describe('matching recovery', () => {
     void handle;
   });
 
-  test('when a run is due to continue as new while its settlements are under way, then it keeps matching, continues as new only once they finished, and the next run settles the trades it carried', async () => {
-    const matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 60 } });
+  /**
+   * A market whose run goes past its history bound (60 events) while receipts are held, so that
+   * its first two settlements stay under way and later steps' trades wait. `settleAfterMs`: when
+   * the receipts come (after the run is seen rolling); the run waits for its children `rollWaitMs`.
+   */
+  async function rollOver(opts: { rollWaitMs: number; settleAfterMs: number }) {
+    const matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 60, rollWaitMs: opts.rollWaitMs } });
     const market = newMarket();
     await insertMarket(db(), market);
     const handle = h.client.workflow.getHandle(marketWorkflowId(market));
@@ -199,7 +204,6 @@ describe('matching recovery', () => {
       await eventually(async () => (await h.collections.orders.findOne({ order_hash: pair[1].order_hash }))?.status === 'MATCHED', 20_000, 'pair matched');
     };
     try {
-      // Receipts held: the run's first two settlements stay under way, later steps' trades wait.
       h.chain.hold = true;
       await trade();
       const firstRun = (await handle.describe()).runId;
@@ -210,46 +214,59 @@ describe('matching recovery', () => {
       const rolling = await handle.describe();
       expect(rolling.runId).toBe(firstRun);
       expect(rolling.status.name).toBe('RUNNING');
-      // The settlements finish: the run continues as new, and the next one settles what it carried.
-      h.chain.hold = false;
-      await eventually(async () => (await handle.describe()).runId !== firstRun, 20_000, 'a new run');
+      setTimeout(() => { h.chain.hold = false; }, opts.settleAfterMs);
+      await eventually(async () => (await handle.describe()).runId !== firstRun, 30_000, 'a new run');
+      // Every trade settles, the carried ones by the next run.
       const fills = await eventually(async () => {
         const rows = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
         return rows.length === all.length && rows.every((f) => f.settlement_status === 'CONFIRMED') ? rows : null;
       }, 30_000, 'every fill confirmed');
-      expect(fills).toHaveLength(all.length);
-      // No child of the first run was under way when it continued as new.
+      await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === all.length, 20_000, 'every order filled');
       const events = (await h.client.workflow.getHandle(marketWorkflowId(market), firstRun).fetchHistory()).events!;
       const last = events.findIndex((e) => e.workflowExecutionContinuedAsNewEventAttributes);
       expect(last).toBeGreaterThan(0);
       const before = events.slice(0, last);
-      const started = before.filter((e) => e.childWorkflowExecutionStartedEventAttributes).length;
-      expect(started).toBeGreaterThanOrEqual(2);
-      expect(before.filter((e) => e.childWorkflowExecutionCompletedEventAttributes)).toHaveLength(started);
-      // The trades of its last steps went to the next run, which started their settlement.
       const input = events[last].workflowExecutionContinuedAsNewEventAttributes!.input!.payloads![0];
       const next = JSON.parse(Buffer.from(input.data!).toString('utf8')) as MarketWorkflowInput;
+      // The trades of its last steps went to the next run, which started their settlement.
       const carried = next.pendingSettlements ?? [];
-      // It held the market's hand-offs (in this worker and through the fan-out) before its last
-      // task, waited for those under way, and the next run released them.
-      expect(next.handoffsHeld).toBe(true);
-      const key = marketKeyOf(market);
-      expect(h.handoffs.held.filter((x) => x.market === key).map((x) => x.ms)).toEqual([HANDOFF_HOLD_MS, 0]);
-      expect(h.publisher.handoffHolds.filter((e) => e.condition_id === market.condition_id).map((e) => e.hold_ms)).toEqual([HANDOFF_HOLD_MS, 0]);
-      const timer = [...before].reverse().find((e) => e.timerStartedEventAttributes);
-      expect(timer?.timerStartedEventAttributes?.startToFireTimeout?.nanos).toBe(HANDOFF_DRAIN_MS * 1_000_000);
       expect(carried.length).toBeGreaterThan(0);
       for (const batch of carried) {
         const child = await h.client.workflow.getHandle(settlementWorkflowId(batch.batchId)).describe();
         expect(child.parentExecution?.runId).not.toBe(firstRun);
         expect(batch.trades.every(([tradeId, taker]) => fills.some((f) => f.trade_id === tradeId && f.role === 'taker' && f.order_hash === taker))).toBe(true);
       }
-      await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === all.length, 20_000, 'every order filled');
-      await saveHistory(h, marketWorkflowId(market), 'market-held-handoffs.json', firstRun);
-      await saveHistory(h, marketWorkflowId(market), 'market-released-handoffs.json');
+      // It held the market's hand-offs (in this worker and through the fan-out) with an activity
+      // (drained before it returned) that ended its last but one task, and the next run released them.
+      expect(next.handoffsHeld).toBe(true);
+      const key = marketKeyOf(market);
+      expect(h.handoffs.held.filter((x) => x.market === key).map((x) => x.ms)).toEqual([HANDOFF_HOLD_MS, 0]);
+      expect(h.publisher.handoffHolds.filter((e) => e.condition_id === market.condition_id).map((e) => e.hold_ms)).toEqual([HANDOFF_HOLD_MS, 0]);
+      const holdAt = before.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'holdHandoffs');
+      expect(holdAt).toBeGreaterThan(0);
+      expect(before.slice(holdAt).filter((e) => e.timerStartedEventAttributes || e.markerRecordedEventAttributes)).toEqual([]);
+      const started = before.filter((e) => e.childWorkflowExecutionStartedEventAttributes).length;
+      const completed = before.filter((e) => e.childWorkflowExecutionCompletedEventAttributes).length;
+      return { market, firstRun, started, completed };
     } finally {
       h.chain.hold = true;
     }
+  }
+
+  test('when a run is due to continue as new while its settlements are under way, then it keeps matching, continues as new once they finished, and the next run settles the trades it carried', async () => {
+    const { market, firstRun, started, completed } = await rollOver({ rollWaitMs: 120_000, settleAfterMs: 0 });
+    // No child of the first run was under way when it continued as new.
+    expect(started).toBeGreaterThanOrEqual(2);
+    expect(completed).toBe(started);
+    await saveHistory(h, marketWorkflowId(market), 'market-roll-after-children.json', firstRun);
+  });
+
+  test('when its settlements take longer than the run waits for them, then it continues as new with them under way, and every trade still settles', async () => {
+    const { market, firstRun, started, completed } = await rollOver({ rollWaitMs: 4_000, settleAfterMs: 8_000 });
+    expect(started).toBeGreaterThanOrEqual(2);
+    expect(completed).toBe(0);
+    await saveHistory(h, marketWorkflowId(market), 'market-roll-bounded.json', firstRun);
+    await saveHistory(h, marketWorkflowId(market), 'market-roll-released.json');
   });
 
   test('when the market workflow is terminated and started again, then it rebuilds the book and continues the sequences', async () => {
