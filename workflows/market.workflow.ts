@@ -169,6 +169,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   let quiet = false;
   /** BOUNDED_ROLL: a quiet run continues as new by this workflow time (ms) even with children under way. */
   let rollBy = Infinity;
+  /** Decided when the run stops taking commands: its waiting batches go to the next run, none starts here. */
+  let carries = false;
 
   const answer = async <T extends CancelOutcome | StatusResult>(id: number): Promise<T> => {
     await condition(() => results[id] !== undefined);
@@ -536,8 +538,11 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const carriedTrades = () => waitingSettlements.reduce((n, b) => n + b.trades.length, 0);
   /** Waited too long for the children: continue as new the way runs before SETTLED_BEFORE_CONTINUE did. */
   const overdue = () => workflowInfo().historyLength >= OVERDUE_FACTOR * historyLimit || carriedTrades() >= MAX_CARRIED_TRADES;
-  /** Settlement children are not started while a quiet run waits for the ones under way to finish. */
-  const holdsSettlements = () => rolling && quiet && !overdue();
+  /**
+   * Settlement children are not started while a quiet run waits for the ones under way to finish,
+   * nor once it carries its batches (a child finishing late must not start a carried batch).
+   */
+  const holdsSettlements = () => rolling && quiet && (carries || !overdue());
   const readyToRoll = () => rolling && (!quiet || settling === 0 || overdue() || Date.now() >= rollBy);
   /** Called between commands: the patch marker is recorded once, where the run first wants a new run. */
   const noteRoll = () => {
@@ -584,7 +589,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
   // Updates need their answer from this run: serve the queue up to the last one, then let every
   // handler return. What is left (placements, removals) is carried into the next run, in order.
-  const carries = quiet && !overdue();
+  carries = quiet && !overdue();
   const holds = carries && patched(HELD_HANDOFFS);
   if (holds && rollBy !== Infinity) {
     // BOUNDED_ROLL: the activity's completion starts the last task.

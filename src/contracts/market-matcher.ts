@@ -13,7 +13,10 @@ export interface CancelOutcome {
   not_cancelled: { order_hash: string; error: { code: 'ORDER_NOT_FOUND' | 'ORDER_ALREADY_FILLED' | 'ORDER_NOT_OPEN'; message: string } }[];
 }
 
-/** Holds a market's hand-offs for up to `ms` (0: sends what waits now); see HandoffHoldEvent. */
+/**
+ * Holds a market's hand-offs for up to `ms` (0 or less: sends what waits now; see HandoffHoldEvent).
+ * A signal already in flight still lands; later submits wait and go out together when the hold ends.
+ */
 export interface HandoffHolder {
   hold(market: MarketRef, ms: number): void;
 }

@@ -38,11 +38,6 @@ export interface MarketMatcherClient extends MarketMatcher, HandoffHolder {
   setStatus(market: MarketRef, change: { status: string; resolution_outcome?: 0 | 1; actor: string }): Promise<void>;
   /** Same as setStatus, with the workflow's answer. */
   changeStatus(market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string; expected_from?: MarketStatus }): Promise<StatusResult>;
-  /**
-   * Holds the market's hand-offs for up to `ms` (0 or less: sends what waits now). A signal already
-   * in flight still lands; later submits wait and go out together when the hold ends.
-   */
-  hold: HandoffHolder['hold'];
   /** Signals sent so far (tests and metrics: coalescing makes it far lower than submits). */
   readonly signalsSent: number;
 }
