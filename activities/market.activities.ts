@@ -18,7 +18,7 @@ import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../s
 import { decisionOf, fitsBatch, normalBatch, sameDecision, type StepDecision } from '../src/matching/step-journal';
 import {
   placeableRowOf, type BatchWrite, type EngineCounters, type MarketInfo, type MarketStatus, type OrderLookup, type PlaceableOrder, type PlaceableRow,
-  type PlacementLoad, type RestingPage, type StatusWrite, type StepInputs, type StepOutcome, type TradeLegWrite,
+  type PlacementLoad, type RestingOrderRow, type RestingPage, type StatusWrite, type StepInputs, type StepOutcome, type TradeLegWrite,
 } from '../src/matching/payloads';
 import { timed } from '../src/logging/stage-timings';
 import { presentFill, presentOrder, presentTicker, priceOfTicks } from '../src/matching/present';
@@ -69,8 +69,21 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       .sort({ engine_arrival: 1 })
       .limit(q.limit)
       .toArray();
-    const orders = rows.map((o) => ({ ...toPlaceable(o), remaining: o.remaining_units, filled: o.filled_units, arrival: Number(o.engine_arrival) }));
+    const orders = rows.map(restingRowOf);
     return { orders, next: rows.length < q.limit ? null : orders[orders.length - 1].arrival };
+  }
+
+  /**
+   * The resting orders among `hashes` (the book a previous run carried over, RESTING_CARRIED), in
+   * arrival order: the same filter as `loadRestingPage`, addressed by `_id`, so a new run rebuilds
+   * without reading every order of the collection.
+   */
+  async function loadCarriedResting(q: { marketKey: string; hashes: string[] }): Promise<RestingPage> {
+    const rows = (await findByIds(c.orders, q.hashes))
+      .filter((o) => o.market_key === q.marketKey && OPEN_STATUSES.includes(o.status) && o.handoff === 'ACCEPTED')
+      .sort((a, b) => Number(a.engine_arrival) - Number(b.engine_arrival));
+    const orders = rows.map(restingRowOf);
+    return { orders, next: null };
   }
 
   /**
@@ -350,10 +363,14 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     if (q.drainMs) await new Promise((resolve) => setTimeout(resolve, q.drainMs));
   }
 
-  return { loadMarketState, loadRestingPage, loadOrdersForPlacement, lookupOrders, applyMatchBatch, applyMarketStatus, holdHandoffs };
+  return { loadMarketState, loadRestingPage, loadCarriedResting, loadOrdersForPlacement, lookupOrders, applyMatchBatch, applyMarketStatus, holdHandoffs };
 }
 
 export type MarketActivities = ReturnType<typeof createMarketActivities>;
+
+function restingRowOf(o: StoredOrder): RestingOrderRow {
+  return { ...toPlaceable(o), remaining: o.remaining_units, filled: o.filled_units, arrival: Number(o.engine_arrival) };
+}
 
 function toPlaceable(o: StoredOrder): PlaceableOrder {
   return {

@@ -9,7 +9,7 @@ import type { EngineCounters, MarketStatus } from '../src/matching/payloads';
 
 export interface MarketWorkflowInput {
   market: MarketRef;
-  /** Carried over continue-as-new: engine counters (the resting orders are reloaded from MongoDB). */
+  /** Carried over continue-as-new: engine counters (the resting orders are reloaded from MongoDB, `resting`). */
   counters?: EngineCounters;
   /** Order hashes received but not yet placed when the previous run continued as new. */
   pending?: string[];
@@ -24,6 +24,11 @@ export interface MarketWorkflowInput {
    * children before continuing as new, and started no new one): `[trade id, taker order hash]`.
    */
   pendingSettlements?: { batchId: string; trades: [string, string][] }[];
+  /**
+   * The previous run's resting orders, oldest first (RESTING_CARRIED): this run loads them by hash
+   * instead of querying the orders collection. Absent: the book is found by the query.
+   */
+  resting?: string[];
   /** The previous run held the market's hand-offs while it continued as new: this run releases them. */
   handoffsHeld?: boolean;
   /** Continue as new once the history has this many events (tests lower it); default 4,000. */

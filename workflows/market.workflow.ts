@@ -16,7 +16,7 @@ import { Engine, isEngineError, SNAPSHOT_VERSION, type EngineEvent, type EngineO
 import { foldEvents } from '../src/matching/batch-write';
 import { placeablesOf } from '../src/matching/payloads';
 import { marketKeyOf, settlementBatchIdOf, settlementWorkflowId } from '../src/matching/market-ids';
-import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, SettlementInput, StepInputs, TradeWrite } from '../src/matching/payloads';
+import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, RestingOrderRow, RestingPage, SettlementInput, StepInputs, TradeWrite } from '../src/matching/payloads';
 import type { MarketActivities } from '../activities/market.activities';
 import { DB_STEP, DB_STEP_LOCAL } from './activity-presets';
 import {
@@ -131,6 +131,19 @@ export const STEP_JOURNAL = 'step-journal';
  * said CANCELLED.
  */
 export const REQUEST_CLOCK = 'request-clock';
+/**
+ * Patch id (workflow versioning): a run continuing as new hands the next run its resting orders'
+ * hashes (up to MAX_CARRIED_RESTING), and the next run loads those orders by `_id` beside its market
+ * state instead of querying the orders collection by market and status, which FerretDB answers by
+ * reading every order ever written (0.85 s in a fresh bench store, seconds after 30,000 orders:
+ * the biggest part of a roll-over's stall, Findings 32). The rows still come from MongoDB: only the
+ * list of which orders rest is carried.
+ */
+export const RESTING_CARRIED = 'resting-carried';
+/** ~70 bytes each in the continue-as-new input: 5,000 is ~350 KB, far below 2 MB. Larger books query. */
+export const MAX_CARRIED_RESTING = 5_000;
+/** Hashes per load of carried resting orders (each result well under 2 MB). */
+const CARRIED_RESTING_PAGE = 1_000;
 const DEFAULT_HISTORY_LIMIT = 4_000;
 const STATUSES: readonly MarketStatus[] = ['OPEN', 'CLOSED', 'RESOLVED', 'PAUSED', 'SEEDING'];
 
@@ -169,6 +182,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   let quiet = false;
   /** BOUNDED_ROLL: a quiet run continues as new by this workflow time (ms) even with children under way. */
   let rollBy = Infinity;
+  /** RESTING_CARRIED, recorded where the run first wants a new run (its last task stays free of markers). */
+  let carriesResting = false;
   /** Decided when the run stops taking commands: its waiting batches go to the next run, none starts here. */
   let carries = false;
 
@@ -238,10 +253,14 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   // The previous run held the market's hand-offs while it continued as new (HELD_HANDOFFS): this
   // run takes them from now on, while it loads.
   const released = input.handoffsHeld ? local.holdHandoffs({ market, holdMs: 0 }) : undefined;
-  const state = await db.loadMarketState(market, { runId: workflowInfo().runId });
+  // A carried book (RESTING_CARRIED) loads beside the market state, both local: one task, no query.
+  const carried = input.resting ? loadCarriedResting(key, input.resting) : undefined;
+  const state = carried
+    ? await local.loadMarketState(market, { runId: workflowInfo().runId })
+    : await db.loadMarketState(market, { runId: workflowInfo().runId });
   info = state.info;
   if (input.lastPrice === undefined) lastPrice = state.lastPrice;
-  const book = await restoreEngine(key, input.counters ?? state.counters);
+  const book = restoreEngine(key, input.counters ?? state.counters, carried ? await carried : await loadRestingOrders(key));
   engine = book;
   await released;
 
@@ -548,6 +567,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const noteRoll = () => {
     if (rolling || !wantsNewRun()) return;
     rolling = true;
+    carriesResting = patched(RESTING_CARRIED);
     quiet = patched(SETTLED_BEFORE_CONTINUE);
     if (quiet && patched(BOUNDED_ROLL)) rollBy = Date.now() + (input.rollWaitMs ?? MAX_ROLL_WAIT_MS);
   };
@@ -615,16 +635,18 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const pendingSettlements = carries
     ? waitingSettlements.map((b) => ({ batchId: b.batchId, trades: b.trades.map((t): [string, string] => [t.tradeId, t.taker.orderHash]) }))
     : [];
+  const resting = carriesResting && book.restingCount <= MAX_CARRIED_RESTING ? book.restingHashes() : undefined;
   await continueAsNew<typeof marketWorkflow>({
     market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit, rollWaitMs: input.rollWaitMs,
     settlementRetryDelayMs: input.settlementRetryDelayMs, pending, pendingRemovals,
     ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}), ...(holds ? { handoffsHeld: true } : {}),
+    ...(resting ? { resting } : {}),
   });
 }
 
-/** Rebuilds the engine from the market's resting orders in MongoDB, in arrival order (FIFO kept). */
-async function restoreEngine(key: string, counters: EngineCounters | null): Promise<Engine> {
-  const orders = [];
+/** The market's resting orders in MongoDB, in arrival order, found by market and status a page at a time. */
+async function loadRestingOrders(key: string): Promise<RestingOrderRow[]> {
+  const orders: RestingOrderRow[] = [];
   let after = 0;
   for (;;) {
     const page = await db.loadRestingPage({ marketKey: key, afterArrival: after, limit: 1_000 });
@@ -632,6 +654,21 @@ async function restoreEngine(key: string, counters: EngineCounters | null): Prom
     if (page.next === null) break;
     after = page.next;
   }
+  return orders;
+}
+
+/** The orders of `hashes` (a previous run's resting list) that still rest, in arrival order. */
+async function loadCarriedResting(key: string, hashes: string[]): Promise<RestingOrderRow[]> {
+  const pages: Promise<RestingPage>[] = [];
+  for (let i = 0; i < hashes.length; i += CARRIED_RESTING_PAGE) {
+    pages.push(local.loadCarriedResting({ marketKey: key, hashes: hashes.slice(i, i + CARRIED_RESTING_PAGE) }));
+  }
+  const orders = (await Promise.all(pages)).flatMap((page) => page.orders);
+  return orders.sort((a, b) => a.arrival - b.arrival);
+}
+
+/** Rebuilds the engine from the market's resting orders, in arrival order (FIFO kept). */
+function restoreEngine(key: string, counters: EngineCounters | null, orders: RestingOrderRow[]): Engine {
   const c = counters ?? { seq: 0, bookSeq: 0, tradeSeq: 0, arrival: 0 };
   const arrival = orders.reduce((max, o) => Math.max(max, o.arrival), c.arrival);
   return Engine.restore({ version: SNAPSHOT_VERSION, marketId: key, ...c, arrival, orders });

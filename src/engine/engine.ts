@@ -148,6 +148,11 @@ export class Engine {
     return this.orders.size;
   }
 
+  /** Hashes of the resting orders, oldest arrival first. */
+  restingHashes(): string[] {
+    return [...this.orders.keys()];
+  }
+
   /** Throws EngineError('INVARIANT_VIOLATED') when the book state is inconsistent. */
   assertInvariants(): void {
     checkInvariants(this);

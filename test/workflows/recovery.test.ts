@@ -182,6 +182,50 @@ describe('matching recovery', () => {
     void handle;
   });
 
+  test('when the workflow continues as new, then the next run loads the book from the resting list the last run carried, by hash, not by querying the orders', async () => {
+    const matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 40, rollWaitMs: 500 } });
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const all: OrderRecord[] = [];
+    const place = async (spec: { side: 'BUY' | 'SELL'; price: number; size: string }) => {
+      const [o] = await persist(db(), market, [{ wallet: wallet(), ...spec }]);
+      all.push(o);
+      await matcher.submit(market, [o.order_hash]);
+      await eventually(async () => (await h.collections.orders.findOne({ order_hash: o.order_hash }))?.handoff === 'ACCEPTED');
+    };
+    // Both sides rest; the first ask is then partly taken, so the book carries a remainder.
+    await place({ side: 'SELL', price: 60, size: '2' });
+    const firstRun = (await handle.describe()).runId;
+    await place({ side: 'BUY', price: 40, size: '1' });
+    await place({ side: 'BUY', price: 60, size: '0.5' });
+    for (let i = 0; (await handle.describe()).runId === firstRun; i += 1) {
+      expect(i).toBeLessThan(40);
+      await place({ side: i % 2 ? 'BUY' : 'SELL', price: i % 2 ? 30 + (i % 7) : 65 + (i % 7), size: '1' });
+    }
+    await expectConsistent(market, all);
+    const events = (await h.client.workflow.getHandle(marketWorkflowId(market), firstRun).fetchHistory()).events!;
+    const input = events.find((e) => e.workflowExecutionContinuedAsNewEventAttributes)!.workflowExecutionContinuedAsNewEventAttributes!.input!.payloads![0];
+    const next = JSON.parse(Buffer.from(input.data!).toString('utf8')) as MarketWorkflowInput;
+    // The carried list is the book the run ended with, oldest first: the resting orders stored
+    // now, but those the next run placed (the run's undelivered placements, `pending`).
+    const rows = await h.collections.orders.find({ condition_id: market.condition_id, status: { $in: ['OPEN', 'PARTIALLY_FILLED'] } }).toArray();
+    const resting = rows.sort((a, b) => Number(a.engine_arrival) - Number(b.engine_arrival)).map((o) => o.order_hash);
+    expect(next.resting).toEqual(resting.filter((hash) => !(next.pending ?? []).includes(hash)));
+    expect(rows.find((o) => o.order_hash === all[0].order_hash)?.status).toBe('PARTIALLY_FILLED');
+    // The next run loaded those orders by hash and never queried the collection for its book.
+    const second = (await h.client.workflow.getHandle(marketWorkflowId(market)).fetchHistory()).events!;
+    const activityTypes = second.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      const marker = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+      return [scheduled, marker ? (JSON.parse(Buffer.from(marker).toString('utf8')) as { activity_type?: string }).activity_type : undefined].filter(Boolean);
+    });
+    expect(activityTypes).toContain('loadCarriedResting');
+    expect(activityTypes).not.toContain('loadRestingPage');
+    await saveHistory(h, marketWorkflowId(market), 'market-resting-carried.json', firstRun);
+    await saveHistory(h, marketWorkflowId(market), 'market-resting-loaded.json');
+  });
+
   /**
    * A market whose run goes past its history bound (60 events) while receipts are held, so that
    * its first two settlements stay under way and later steps' trades wait. `settleAfterMs`: when
