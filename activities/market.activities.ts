@@ -40,6 +40,8 @@ export function reserveOf(side: 'BUY' | 'SELL', priceTicks: number, units: bigin
 
 export function createMarketActivities({ collections: c, publisher, logger, handoffs }: MarketActivityDeps) {
   const loaded = new LoadedOrders();
+  /** Per market key: the last step's events on their way to the API processes (never rejects). */
+  const deliveries = new Map<string, Promise<unknown>>();
   /**
    * The market, its engine counters and last price, at the start of a run. `run.runId`: the
    * step claims of the market's earlier runs are dropped (a run that ended had its steps recorded).
@@ -271,7 +273,16 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     // No `trades` print here: a print goes out when its trade settles (settlement.activities.ts),
     // as REST lists only settled prints; the ticker's last price moves at once.
     if (batch.ticker) marketEvents.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
-    await Promise.all([userPublished, publishSafely(marketEvents, market), markersDone]);
+    // The step returns without waiting for its events to reach the API processes (the push lanes
+    // keep their order, src/gateway/push-lanes.ts); it waits for the previous step's instead, so
+    // a market has at most two steps' events in flight.
+    const previous = deliveries.get(marketKey);
+    const delivered = Promise.all([userPublished, publishSafely(marketEvents, market)]);
+    deliveries.set(marketKey, delivered);
+    void delivered.then(() => {
+      if (deliveries.get(marketKey) === delivered) deliveries.delete(marketKey);
+    });
+    await Promise.all([previous, markersDone]);
     return {};
   }
 

@@ -2,6 +2,7 @@ import type { Connection } from 'mongoose';
 import type { RealtimeEvent, RealtimePublisher } from '../contracts/realtime-publisher';
 import type { Logger } from '../logging/logger';
 import { liveNodes, RealtimeNode } from './node-registry';
+import { PushLane } from './push-lanes';
 import { PUSH_PATH } from './push-receiver';
 
 export interface PushPublisherOptions {
@@ -12,10 +13,11 @@ export interface PushPublisherOptions {
 }
 
 /**
- * Pushes each batch to every live API process, in parallel, and resolves once each has
- * answered (or failed: a process that cannot be reached is logged and skipped; its book
- * subscribers see a seq gap and resnapshot, REST stays the truth). Batches are sent in the
- * order `publish` is called and awaited, which keeps each market's and each order's order.
+ * Pushes each batch to every live API process, each through its own ordered lane (push-lanes.ts),
+ * and resolves once each has answered (or failed: a process that cannot be reached is logged and
+ * skipped; its book subscribers see a seq gap and resnapshot, REST stays the truth). Batches reach
+ * every process in the order `publish` was called, awaited or not, which keeps each market's and
+ * each order's order.
  */
 export function createPushPublisher(db: Connection, logger: Logger | undefined, options: PushPublisherOptions = {}): RealtimePublisher {
   const ttl = options.nodesTtlMs ?? 1_000;
@@ -51,11 +53,28 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
     }
   }
 
+  const lanes = new Map<string, PushLane>();
+  const laneOf = (node: RealtimeNode): PushLane => {
+    const key = `${node._id}|${node.url}`;
+    let lane = lanes.get(key);
+    if (!lane) {
+      lane = new PushLane((body) => push(node, body), () => lanes.delete(key));
+      lanes.set(key, lane);
+    }
+    return lane;
+  };
+  /** Publishes reach the lanes in call order, whatever the registry read in between costs. */
+  let dispatched: Promise<unknown> = Promise.resolve();
+
   return {
-    async publish(events: RealtimeEvent[]) {
-      if (events.length === 0) return;
-      const body = JSON.stringify({ events });
-      await Promise.all((await nodes()).map((node) => push(node, body)));
+    publish(events: RealtimeEvent[]) {
+      if (events.length === 0) return Promise.resolve();
+      const queued = dispatched.then(async () => {
+        const list = await nodes();
+        return list.map((node) => laneOf(node).deliver(events));
+      });
+      dispatched = queued.catch(() => undefined);
+      return queued.then((deliveries) => Promise.all(deliveries)).then(() => undefined);
     },
   };
 }

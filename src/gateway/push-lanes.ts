@@ -1,0 +1,52 @@
+/**
+ * Ordered delivery to each API process: one lane per process, one push in flight per lane, and
+ * the events published while a push is in flight go out together in the next one, in publish
+ * order. A caller therefore need not wait for its push to keep the order of what it publishes
+ * after (a market step returns before its events are delivered; docs/realtime.md), and a slow
+ * or gone process holds up only its own lane.
+ */
+import type { RealtimeEvent } from '../contracts/realtime-publisher';
+
+/** Events per push at most (whole publishes; a larger single publish still goes as one push). */
+export const MAX_EVENTS_PER_PUSH = 2_000;
+
+interface Queued {
+  events: RealtimeEvent[];
+  delivered: () => void;
+}
+
+/** Sends one body to one process; never throws (a failed push is logged by the sender). */
+export type SendPush = (body: string) => Promise<void>;
+
+export class PushLane {
+  private readonly queue: Queued[] = [];
+  private sending = false;
+
+  /** `idle` runs when the lane has sent everything (its owner may drop it). */
+  constructor(private readonly send: SendPush, private readonly idle: () => void) {}
+
+  /** Resolves once these events were pushed (or the push failed), after everything queued before them. */
+  deliver(events: RealtimeEvent[]): Promise<void> {
+    return new Promise((delivered) => {
+      this.queue.push({ events, delivered });
+      if (!this.sending) void this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    this.sending = true;
+    while (this.queue.length > 0) {
+      const batch = [this.queue.shift()!];
+      let count = batch[0].events.length;
+      while (this.queue.length > 0 && count + this.queue[0].events.length <= MAX_EVENTS_PER_PUSH) {
+        const next = this.queue.shift()!;
+        count += next.events.length;
+        batch.push(next);
+      }
+      await this.send(JSON.stringify({ events: batch.flatMap((q) => q.events) }));
+      for (const q of batch) q.delivered();
+    }
+    this.sending = false;
+    this.idle();
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Ordered push lanes (src/gateway/push-lanes.ts) through the worker's push publisher: publishes
+ * that nobody awaits reach every API process in publish order, what is published while a push is
+ * in flight goes out together, and a slow process holds up only its own lane.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RealtimeEvent } from '../../src/contracts/realtime-publisher';
+import { registerNode, type NodeRegistration } from '../../src/gateway/node-registry';
+import { createPushPublisher } from '../../src/gateway/push-publisher';
+import { useTestDatabase } from '../helpers/test-database';
+import { logger } from './gateway-harness';
+
+/** An API process's push endpoint that answers each push after `delayMs`, recording what came. */
+async function fakeProcess(delayMs: number): Promise<{ server: Server; url: string; pushes: number[][]; answeredAt: number[] }> {
+  const pushes: number[][] = [];
+  const answeredAt: number[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { events } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events: { payload: { n: number } }[] };
+      pushes.push(events.map((e) => e.payload.n));
+      setTimeout(() => {
+        answeredAt.push(Date.now());
+        res.statusCode = 204;
+        res.end();
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pushes, answeredAt };
+}
+
+const event = (n: number) => ({ channel: 'ticker', chain_id: 56, condition_id: '0x01', payload: { n } }) as unknown as RealtimeEvent;
+
+describe('realtime push lanes', () => {
+  const { db } = useTestDatabase('gw_lanes');
+  const registrations: NodeRegistration[] = [];
+  const servers: Server[] = [];
+  afterEach(async () => {
+    for (const r of registrations.splice(0)) await r.stop();
+    for (const s of servers.splice(0)) await new Promise((resolve) => s.close(resolve));
+  });
+
+  it('when events are published without waiting, then each process gets them in publish order, batched while a push is in flight, and a slow process does not hold up a fast one', async () => {
+    const fast = await fakeProcess(0);
+    const slow = await fakeProcess(300);
+    servers.push(fast.server, slow.server);
+    // The registry stores the push secret; the fake endpoints accept any.
+    registrations.push(await registerNode(db(), fast.url, logger), await registerNode(db(), slow.url, logger));
+    const publisher = createPushPublisher(db(), logger);
+
+    await Promise.all(Array.from({ length: 30 }, (_, n) => publisher.publish([event(n)])));
+
+    const expected = Array.from({ length: 30 }, (_, n) => n);
+    expect(fast.pushes.flat()).toEqual(expected);
+    expect(slow.pushes.flat()).toEqual(expected);
+    // One push in flight per process: the slow one got the first event alone, then the rest together.
+    expect(slow.pushes).toEqual([[0], expected.slice(1)]);
+    // The fast process had everything before the slow one answered its first push.
+    expect(Math.max(...fast.answeredAt)).toBeLessThan(slow.answeredAt[0]);
+  });
+});
