@@ -58,7 +58,8 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
 
   candidates = await timed('place.checkSignatures', () => checkSignatures(ctx, candidates, results));
   warmChainReads(ctx, caller as Address, candidates);
-  candidates = await timed('place.dropAlreadyPlaced', () => dropAlreadyPlaced(ctx, candidates, results));
+  // No lookup for orders placed before: the insert's unique `_id` finds them (`persist`), and a
+  // reservation refused for one is answered as the duplicate it is (`reserve`).
   candidates = await timed('place.checkNonces', () => checkNonces(ctx, caller as Address, candidates, results));
   // The hand-off markers go out beside the reservation: an order needs its marker only before it
   // exists (`persist` waits for them), and the reservation is a round trip of its own.
@@ -107,9 +108,9 @@ async function checkSignatures(ctx: OrderContext, candidates: Candidate[], resul
 
 /**
  * Starts the chain reads the nonce and balance checks will make (maker nonces, spendable balances)
- * while the duplicate check reads the database: the balance cache keeps the promises, so the
- * checks that follow find them under way or done instead of waiting for each in turn. A failed
- * read is not kept, and the check that needs it reads again (and answers its error).
+ * at once: the balance cache keeps the promises, so the checks that follow find them under way or
+ * done instead of waiting for each in turn. A failed read is not kept, and the check that needs it
+ * reads again (and answers its error).
  */
 function warmChainReads(ctx: OrderContext, wallet: Address, candidates: Candidate[]): void {
   const started = new Set<string>();
@@ -125,16 +126,6 @@ function warmChainReads(ctx: OrderContext, wallet: Address, candidates: Candidat
   }
 }
 
-async function dropAlreadyPlaced(ctx: OrderContext, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
-  if (candidates.length === 0) return candidates;
-  const placed = await ctx.placementWrites.existing(candidates.map((c) => c.orderHash));
-  return candidates.filter((c) => {
-    if (!placed.has(c.orderHash)) return true;
-    results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
-    return false;
-  });
-}
-
 async function checkNonces(ctx: OrderContext, wallet: Address, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
   const kept: Candidate[] = [];
   for (const c of candidates) {
@@ -145,16 +136,21 @@ async function checkNonces(ctx: OrderContext, wallet: Address, candidates: Candi
   return kept;
 }
 
-function assetOf(c: Candidate): { key: string; ref: AssetRef } {
+/** The reservation asset an order holds (`asset`), keyed per chain (`key`), and where to read its balance. */
+function assetOf(c: Candidate): { key: string; asset: string; ref: AssetRef } {
   const m = c.market;
   if (c.item.side === 'BUY') {
+    const asset = collateralAsset(m.collateral_token);
     return {
-      key: `${m.chain_id}|${collateralAsset(m.collateral_token)}`,
+      key: `${m.chain_id}|${asset}`,
+      asset,
       ref: { kind: 'collateral', chainId: m.chain_id, collateral: m.collateral_token as Address, exchange: m.ctf_exchange_address as Address },
     };
   }
+  const asset = tokenAsset(c.item.token_id);
   return {
-    key: `${m.chain_id}|${tokenAsset(c.item.token_id)}`,
+    key: `${m.chain_id}|${asset}`,
+    asset,
     ref: { kind: 'token', chainId: m.chain_id, conditionalTokens: m.conditional_tokens_address as Address, exchange: m.ctf_exchange_address as Address, tokenId: c.order.tokenId },
   };
 }
@@ -162,8 +158,7 @@ function assetOf(c: Candidate): { key: string; ref: AssetRef } {
 async function reserve(ctx: OrderContext, wallet: string, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {
   const groups = new Map<string, { ref: AssetRef; asset: string; items: Candidate[] }>();
   for (const c of candidates) {
-    const { key, ref } = assetOf(c);
-    const asset = key.slice(key.indexOf('|') + 1);
+    const { key, asset, ref } = assetOf(c);
     const group = groups.get(key) ?? { ref, asset, items: [] };
     group.items.push(c);
     groups.set(key, group);
@@ -178,10 +173,17 @@ async function reserve(ctx: OrderContext, wallet: string, candidates: Candidate[
       available,
       items: group.items.map((c) => ({ order_hash: c.orderHash, units: c.needUnits })),
     });
+    // An order placed before (and ended since: its hold is gone) is a duplicate, not a shortfall.
+    const refused = group.items.filter((c) => outcome.rejected.has(c.orderHash));
+    const placedBefore = refused.length > 0 ? await ctx.placementWrites.stored(refused.map((c) => c.orderHash)) : new Map<string, bigint>();
     for (const c of group.items) {
       const short = outcome.rejected.get(c.orderHash);
       if (!short) {
         kept.push(c);
+        continue;
+      }
+      if (placedBefore.has(c.orderHash)) {
+        results[c.index] = duplicate(c);
         continue;
       }
       const what = c.item.side === 'BUY' ? 'collateral (balance and allowance)' : 'outcome tokens (balance with exchange approval)';
@@ -250,17 +252,38 @@ async function persist(
   const toInsert = reserved.map((c) => records.get(c.orderHash)!);
   const [inserted] = await Promise.all([toInsert.length > 0 ? ctx.placementWrites.insert(toInsert) : [], ctx.placementWrites.unmark(refused)]);
   const placed: OrderRecord[] = [];
+  const duplicates: Candidate[] = [];
   for (const [i, c] of reserved.entries()) {
     if (!inserted[i]) {
-      // Lost the unique-index race to another request placing the same signed order. The hold
-      // (keyed by order hash) stays: it belongs to the order that won, whichever request took it.
-      results[c.index] = reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
+      duplicates.push(c);
+      results[c.index] = duplicate(c);
     } else {
       placed.push(toInsert[i]);
       results[c.index] = presentPlaced(toInsert[i]);
     }
   }
+  if (duplicates.length > 0) await timed('place.duplicateHolds', () => settleDuplicateHolds(ctx, duplicates));
   return placed;
+}
+
+function duplicate(c: Candidate): OrderRejection {
+  return reject('INVALID_ORDER', 'Duplicate of an order already placed', { order_hash: c.orderHash });
+}
+
+/**
+ * Orders found placed before by the insert's unique `_id` (a repeat, or a race with another
+ * request placing the same signed order). The hold is keyed by order hash, so the reservation
+ * either found the stored order's hold (it is still open: nothing changed) or took a new one for
+ * an order that has ended; the hold goes back down to what the stored order still reserves
+ * (`lowerHold` never raises: the hold of an order that won the race stays). Their hand-off
+ * markers stay too: they may be the stored order's, and the sweeper drops those of taken orders.
+ */
+async function settleDuplicateHolds(ctx: OrderContext, duplicates: Candidate[]): Promise<void> {
+  const stored = await ctx.placementWrites.stored(duplicates.map((c) => c.orderHash));
+  await Promise.all(duplicates.map((c) => {
+    const { asset, ref } = assetOf(c);
+    return ctx.reservationStore.lowerHold({ wallet: c.order.signer.toLowerCase(), chainId: ref.chainId, asset }, c.orderHash, stored.get(c.orderHash) ?? 0n);
+  }));
 }
 
 /**

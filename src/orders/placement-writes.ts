@@ -11,8 +11,11 @@ import { handoffMarkers, markHandoffs } from '../matching/handoff-markers';
 import type { OrderModel } from './models';
 
 export interface PlacementWrites {
-  /** Which of `hashes` are orders already (a primary-key lookup: `_id` is the order hash). */
-  existing(hashes: string[]): Promise<Set<string>>;
+  /**
+   * Of `hashes`, the orders already stored, with what each still reserves (`reserved_units`): a
+   * primary-key lookup (`_id` is the order hash).
+   */
+  stored(hashes: string[]): Promise<Map<string, bigint>>;
   /** Hand-off markers for orders about to be inserted (markers already there are fine). */
   mark(records: OrderRecord[]): Promise<void>;
   /** Inserts the orders; per record, true if inserted, false if the order hash was taken. */
@@ -28,10 +31,10 @@ interface WriteError {
 }
 
 export function createPlacementWrites(orders: OrderModel): PlacementWrites {
-  const existing = coalescingLoader(async (hashes: readonly string[]) => {
-    const found = await orders.find({ _id: { $in: [...new Set(hashes)] } }, { _id: 1 }).lean();
-    const placed = new Set(found.map((o) => String(o._id)));
-    return hashes.map((h) => placed.has(h));
+  const stored = coalescingLoader(async (hashes: readonly string[]) => {
+    const found = await orders.find({ _id: { $in: [...new Set(hashes)] } }, { _id: 1, reserved_units: 1 }).lean();
+    const reserved = new Map(found.map((o) => [String(o._id), BigInt(o.reserved_units ?? '0')]));
+    return hashes.map((h) => reserved.get(h) ?? null);
   });
   const markers = coalescingLoader(async (records: readonly OrderRecord[]) => {
     await markHandoffs(handoffMarkers(orders.db.db as mongo.Db), [...records]);
@@ -54,9 +57,14 @@ export function createPlacementWrites(orders: OrderModel): PlacementWrites {
     return outcome;
   });
   return {
-    existing: async (hashes) => {
-      const found = await existing.loadMany(hashes);
-      return new Set(hashes.filter((h, i) => rethrow(found[i])));
+    stored: async (hashes) => {
+      const found = await stored.loadMany(hashes);
+      const out = new Map<string, bigint>();
+      hashes.forEach((h, i) => {
+        const reserved = rethrow(found[i]);
+        if (reserved !== null) out.set(h, reserved);
+      });
+      return out;
     },
     mark: async (records) => {
       for (const r of await markers.loadMany(records)) rethrow(r);

@@ -203,6 +203,39 @@ describe('POST /v1/orders', () => {
     expect(await h.orders.context.reservationStore.held(carol.address, 56, collateralAsset(market.collateral_token))).toBe(BigInt(item.maker_amount));
   });
 
+  /** Ends an order as the matcher and settlement would: final status, nothing reserved, hold dropped. */
+  async function endOrder(wallet: string, hash: string): Promise<void> {
+    await createOrderModel(database.db()).updateOne({ order_hash: hash }, { $set: { status: 'FILLED', reserved_units: '0', remaining_units: '0' } });
+    await h.orders.context.reservationStore.lowerHold({ wallet: wallet.toLowerCase(), chainId: 56, asset: collateralAsset(market.collateral_token) }, hash, 0n);
+  }
+
+  test('when an order that has ended is placed again, then the repeat is INVALID_ORDER and holds nothing', async () => {
+    const dave = ACCOUNTS[6];
+    h.chain.fund(dave.address, 100n * ONE);
+    const item = signedItem(dave, market, { size: '2' });
+    expect((await place(h, dave.address, [item])).body.results[0].status).toBe('OPEN');
+    await endOrder(dave.address, item.hash);
+    const held = () => h.orders.context.reservationStore.held(dave.address, 56, collateralAsset(market.collateral_token));
+    expect(await held()).toBe(0n);
+
+    const again = await place(h, dave.address, [item]);
+    expect(again.body.results[0].error).toMatchObject({ code: 'INVALID_ORDER', message: 'Duplicate of an order already placed' });
+    expect(await held()).toBe(0n);
+    expect(await createOrderModel(database.db()).findOne({ order_hash: item.hash }).lean()).toMatchObject({ status: 'FILLED' });
+  });
+
+  test('when an order that has ended is placed again with the balance spent, then the answer is still the duplicate, not a shortfall', async () => {
+    const erin = ACCOUNTS[7];
+    h.chain.fund(erin.address, 10n * ONE);
+    const item = signedItem(erin, market, { size: '2' });
+    expect((await place(h, erin.address, [item])).body.results[0].status).toBe('OPEN');
+    await endOrder(erin.address, item.hash);
+    h.chain.fund(erin.address, 0n);
+
+    const again = await place(h, erin.address, [item]);
+    expect(again.body.results[0].error).toMatchObject({ code: 'INVALID_ORDER', message: 'Duplicate of an order already placed' });
+  });
+
   test('when orders pass and fail in one batch, then HTTP 200 with one result per order in request order', async () => {
     const ok1 = signedItem(ALICE, market, { size: '1' });
     const ok2 = signedItem(ALICE, market, { side: 'BUY', outcome: 0, price: '0.2', size: '1' });
