@@ -203,18 +203,20 @@ describe('POST /v1/orders', () => {
     expect(await h.orders.context.reservationStore.held(carol.address, 56, collateralAsset(market.collateral_token))).toBe(BigInt(item.maker_amount));
   });
 
-  /** Ends an order as the matcher and settlement would: final status, nothing reserved, hold dropped. */
-  async function endOrder(wallet: string, hash: string): Promise<void> {
-    await createOrderModel(database.db()).updateOne({ order_hash: hash }, { $set: { status: 'FILLED', reserved_units: '0', remaining_units: '0' } });
-    await h.orders.context.reservationStore.lowerHold({ wallet: wallet.toLowerCase(), chainId: 56, asset: collateralAsset(market.collateral_token) }, hash, 0n);
+  /** An order placed by `account`, then ended as the matcher and settlement would: FILLED, nothing reserved, hold dropped. */
+  async function placedAndEnded(account: (typeof ACCOUNTS)[number]) {
+    h.chain.fund(account.address, 10n * ONE);
+    const item = signedItem(account, market, { size: '2' });
+    expect((await place(h, account.address, [item])).body.results[0].status).toBe('OPEN');
+    await createOrderModel(database.db()).updateOne({ order_hash: item.hash }, { $set: { status: 'FILLED', reserved_units: '0', remaining_units: '0' } });
+    const asset = { wallet: account.address.toLowerCase(), chainId: 56, asset: collateralAsset(market.collateral_token) };
+    await h.orders.context.reservationStore.lowerHold(asset, item.hash, 0n);
+    return item;
   }
 
   test('when an order that has ended is placed again, then the repeat is INVALID_ORDER and holds nothing', async () => {
     const dave = ACCOUNTS[6];
-    h.chain.fund(dave.address, 100n * ONE);
-    const item = signedItem(dave, market, { size: '2' });
-    expect((await place(h, dave.address, [item])).body.results[0].status).toBe('OPEN');
-    await endOrder(dave.address, item.hash);
+    const item = await placedAndEnded(dave);
     const held = () => h.orders.context.reservationStore.held(dave.address, 56, collateralAsset(market.collateral_token));
     expect(await held()).toBe(0n);
 
@@ -226,10 +228,7 @@ describe('POST /v1/orders', () => {
 
   test('when an order that has ended is placed again with the balance spent, then the answer is still the duplicate, not a shortfall', async () => {
     const erin = ACCOUNTS[7];
-    h.chain.fund(erin.address, 10n * ONE);
-    const item = signedItem(erin, market, { size: '2' });
-    expect((await place(h, erin.address, [item])).body.results[0].status).toBe('OPEN');
-    await endOrder(erin.address, item.hash);
+    const item = await placedAndEnded(erin);
     h.chain.fund(erin.address, 0n);
 
     const again = await place(h, erin.address, [item]);
