@@ -33,6 +33,8 @@ export interface MarketWorkflowInput {
   handoffsHeld?: boolean;
   /** Continue as new once the history has this many events (tests lower it); default 4,000. */
   historyLimit?: number;
+  /** The most resting orders a run hands the next one as a list (tests lower it); default 5,000, deeper books are queried. */
+  maxCarriedResting?: number;
   /** How long a run due to continue as new waits for its settlement children (tests set it); default 5 s. */
   rollWaitMs?: number;
   /** First retry delay of settlement sends (tests shorten it); default 2 s, doubling. */

@@ -635,9 +635,9 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const pendingSettlements = carries
     ? waitingSettlements.map((b) => ({ batchId: b.batchId, trades: b.trades.map((t): [string, string] => [t.tradeId, t.taker.orderHash]) }))
     : [];
-  const resting = carriesResting && book.restingCount <= MAX_CARRIED_RESTING ? book.restingHashes() : undefined;
+  const resting = carriesResting && book.restingCount <= (input.maxCarriedResting ?? MAX_CARRIED_RESTING) ? book.restingHashes() : undefined;
   await continueAsNew<typeof marketWorkflow>({
-    market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit, rollWaitMs: input.rollWaitMs,
+    market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit, rollWaitMs: input.rollWaitMs, maxCarriedResting: input.maxCarriedResting,
     settlementRetryDelayMs: input.settlementRetryDelayMs, pending, pendingRemovals,
     ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}), ...(holds ? { handoffsHeld: true } : {}),
     ...(resting ? { resting } : {}),

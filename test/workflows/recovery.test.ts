@@ -182,8 +182,14 @@ describe('matching recovery', () => {
     void handle;
   });
 
-  test('when the workflow continues as new, then the next run loads the book from the resting list the last run carried, by hash, not by querying the orders', async () => {
-    const matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 40, rollWaitMs: 500 } });
+  /**
+   * A market with orders resting on both sides (the first ask partly taken) whose run continues as
+   * new (history bound 40); `maxCarriedResting` bounds the list the run may hand over. Returns the
+   * first run's continue-as-new input, the book stored at the end, and the activities the next
+   * run ran (scheduled or local).
+   */
+  async function restingRollOver(maxCarriedResting?: number) {
+    const matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 40, rollWaitMs: 500, maxCarriedResting } });
     const market = newMarket();
     await insertMarket(db(), market);
     const handle = h.client.workflow.getHandle(marketWorkflowId(market));
@@ -194,7 +200,6 @@ describe('matching recovery', () => {
       await matcher.submit(market, [o.order_hash]);
       await eventually(async () => (await h.collections.orders.findOne({ order_hash: o.order_hash }))?.handoff === 'ACCEPTED');
     };
-    // Both sides rest; the first ask is then partly taken, so the book carries a remainder.
     await place({ side: 'SELL', price: 60, size: '2' });
     const firstRun = (await handle.describe()).runId;
     await place({ side: 'BUY', price: 40, size: '1' });
@@ -207,23 +212,34 @@ describe('matching recovery', () => {
     const events = (await h.client.workflow.getHandle(marketWorkflowId(market), firstRun).fetchHistory()).events!;
     const input = events.find((e) => e.workflowExecutionContinuedAsNewEventAttributes)!.workflowExecutionContinuedAsNewEventAttributes!.input!.payloads![0];
     const next = JSON.parse(Buffer.from(input.data!).toString('utf8')) as MarketWorkflowInput;
-    // The carried list is the book the run ended with, oldest first: the resting orders stored
-    // now, but those the next run placed (the run's undelivered placements, `pending`).
     const rows = await h.collections.orders.find({ condition_id: market.condition_id, status: { $in: ['OPEN', 'PARTIALLY_FILLED'] } }).toArray();
-    const resting = rows.sort((a, b) => Number(a.engine_arrival) - Number(b.engine_arrival)).map((o) => o.order_hash);
-    expect(next.resting).toEqual(resting.filter((hash) => !(next.pending ?? []).includes(hash)));
     expect(rows.find((o) => o.order_hash === all[0].order_hash)?.status).toBe('PARTIALLY_FILLED');
-    // The next run loaded those orders by hash and never queried the collection for its book.
     const second = (await h.client.workflow.getHandle(marketWorkflowId(market)).fetchHistory()).events!;
     const activityTypes = second.flatMap((e) => {
       const scheduled = e.activityTaskScheduledEventAttributes?.activityType?.name;
       const marker = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
       return [scheduled, marker ? (JSON.parse(Buffer.from(marker).toString('utf8')) as { activity_type?: string }).activity_type : undefined].filter(Boolean);
     });
+    return { market, firstRun, next, resting: rows.sort((a, b) => Number(a.engine_arrival) - Number(b.engine_arrival)).map((o) => o.order_hash), activityTypes };
+  }
+
+  test('when the workflow continues as new, then the next run loads the book from the resting list the last run carried, by hash, not by querying the orders', async () => {
+    const { market, firstRun, next, resting, activityTypes } = await restingRollOver();
+    // The carried list is the book the run ended with, oldest first: the resting orders stored
+    // now, but those the next run placed (the run's undelivered placements, `pending`).
+    expect(next.resting).toEqual(resting.filter((hash) => !(next.pending ?? []).includes(hash)));
     expect(activityTypes).toContain('loadCarriedResting');
     expect(activityTypes).not.toContain('loadRestingPage');
     await saveHistory(h, marketWorkflowId(market), 'market-resting-carried.json', firstRun);
     await saveHistory(h, marketWorkflowId(market), 'market-resting-loaded.json');
+  });
+
+  test('when the book is deeper than the list a run may carry, then the next run finds it by the query, and it is the same book', async () => {
+    const { next, resting, activityTypes } = await restingRollOver(2);
+    expect(resting.length).toBeGreaterThan(2);
+    expect(next.resting).toBeUndefined();
+    expect(activityTypes).toContain('loadRestingPage');
+    expect(activityTypes).not.toContain('loadCarriedResting');
   });
 
   /**
