@@ -30,6 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { closedLoop, newPostStats, openLoop, sequential, type PostStats } from './e2e/load';
 import { MatchObserver } from './e2e/observer';
 import { batchPairStream, closedLoopStreams, pairStream, type SignedBenchOrder } from './e2e/orders';
+import { CpuMeter } from './e2e/cpu';
 import { startService, ROOT, type Service } from './e2e/service';
 import { chainPortFor, createMarkets, devSecrets, E18, fundTraders, json, type BenchMarket, type Trader } from './e2e/setup';
 import { median, percentile, round1 } from './e2e/stats';
@@ -75,13 +76,20 @@ interface PhaseResult {
   complete: boolean;
   seconds: number | null;
   load_avg_1m: number;
+  /** Cores the service and the bench kept busy over the phase, and CPU seconds per process role (bench/e2e/cpu.ts). */
+  cpu_cores: number | null;
+  cpu_s: Record<string, number> | null;
   error_samples: string[];
 }
+
+/** CPU per phase: each phase calls `start()` as it begins, `summarize` reads what it used. */
+let meter: CpuMeter | undefined;
 
 function summarize(phase: string, round: number, markets: number, orders: SignedBenchOrder[], stats: PostStats, observer: MatchObserver, complete: boolean): PhaseResult {
   const times = orders.map((o) => observer.matchedAt.get(o.hash)).filter((t): t is number => t !== undefined);
   const matchedEnd = times.length > 0 ? Math.max(...times) : null;
   const accepted = stats.accepted;
+  const cpu = meter?.since() ?? null;
   const r: PhaseResult = {
     phase, round, markets, orders: orders.length, accepted, rejected: stats.rejected, http_errors: stats.httpErrors,
     matched: times.length,
@@ -93,10 +101,12 @@ function summarize(phase: string, round: number, markets: number, orders: Signed
     complete,
     seconds: matchedEnd !== null ? round1((matchedEnd - stats.firstPost) / 1000) : null,
     load_avg_1m: load()[0],
+    cpu_cores: cpu?.cores ?? null,
+    cpu_s: cpu?.seconds ?? null,
     error_samples: stats.errorSamples,
   };
   log(`${phase} round ${round}: ${r.accepted}/${r.orders} accepted (${r.accepted_per_s}/s), ${r.matched} matched (${r.matched_per_s}/s) in ${r.seconds}s, ` +
-    `POST p50 ${r.post_p50_ms} ms p99 ${r.post_p99_ms} ms, load ${r.load_avg_1m}${complete ? '' : ' INCOMPLETE'}${r.error_samples.length ? ` errors: ${r.error_samples.join(' | ')}` : ''}`);
+    `POST p50 ${r.post_p50_ms} ms p99 ${r.post_p99_ms} ms, load ${r.load_avg_1m}, CPU ${r.cpu_cores ?? '?'} cores${complete ? '' : ' INCOMPLETE'}${r.error_samples.length ? ` errors: ${r.error_samples.join(' | ')}` : ''}`);
   return r;
 }
 
@@ -104,6 +114,7 @@ async function runClosed(api: string, observer: MatchObserver, traders: Trader[]
   const streams = closedLoopStreams(traders, markets, Math.ceil(total / traders.length), batch);
   const orders = streams.flat(2);
   observer.track(orders);
+  meter?.start();
   const stats = newPostStats();
   const sinceWall = Date.now();
   const deadline = performance.now() + ROUND_TIMEOUT_MS;
@@ -115,6 +126,7 @@ async function runClosed(api: string, observer: MatchObserver, traders: Trader[]
 async function runBaseline(api: string, observer: MatchObserver, traders: Trader[], market: BenchMarket, round: number): Promise<PhaseResult> {
   const orders = pairStream(traders, market, Math.ceil(BASELINE / 2)).flat();
   observer.track(orders);
+  meter?.start();
   const stats = newPostStats();
   const sinceWall = Date.now();
   const deadline = performance.now() + ROUND_TIMEOUT_MS;
@@ -155,6 +167,7 @@ async function main(): Promise<void> {
   let settlementDrainBetween = null as { waited_s: number | null; still_settling: number } | null;
   try {
     service = await startService({ logLevel: process.env.E2E_LOG_LEVEL ?? 'warn' });
+    if (service.child.pid !== undefined) meter = new CpuMeter(service.child.pid);
     log(`service ready in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${service.api}`);
     const secrets = devSecrets(service.dataDir);
     const [one] = await createMarkets(service.api, secrets.ADMIN_TOKEN, 1, 'one');
@@ -197,6 +210,7 @@ async function main(): Promise<void> {
       const groups = batchPairStream(traders, one, Math.max(1, Math.round((rate * LAT_SECONDS) / (2 * k))), k);
       const label = k === 1 ? 'latency (open loop)' : `latency (open loop, ${k} orders/request)`;
       log(`${label}: ${rate.toFixed(1)} orders/s for ${LAT_SECONDS} s (${groups.length * 2 * k} orders, ${k} order${k === 1 ? '' : 's'} per request)`);
+      meter?.start();
       const stats = newPostStats();
       const orders = groups.flatMap(([buys, sells]) => [...buys, ...sells]);
       const sinceWall = Date.now();
@@ -235,6 +249,8 @@ async function main(): Promise<void> {
         p99_from_schedule_ms: round1(percentile(fromSchedule, 99)),
         post_response_p50_ms: summary.post_p50_ms,
         post_response_p99_ms: summary.post_p99_ms,
+        cpu_cores: summary.cpu_cores,
+        cpu_s: summary.cpu_s,
       };
       log(`${label} POST -> matched: p50 ${figures.p50_ms} ms, p90 ${figures.p90_ms} ms, p99 ${figures.p99_ms} ms, max ${figures.max_ms} ms (${fromPost.length}/${orders.length} matched, ${open.lateSends} late sends)`);
       if (o.observeMode === 'rest') notes.push('latencies are quantized by the 0.5 s REST polling (plus the time a poll takes): upper bounds, not event times');
@@ -347,11 +363,12 @@ function printTable(result: Record<string, unknown>, phases: PhaseResult[]): voi
   const width = Math.max(...rows.map((r) => r[0].length));
   process.stdout.write('\n');
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
-  process.stdout.write('\nphase                                   round  orders  accepted  acc/s    matched  match/s  POST p50  POST p99  load\n');
+  process.stdout.write('\nphase                                   round  orders  accepted  acc/s    matched  match/s  POST p50  POST p99  load  cores\n');
   for (const p of phases) {
     process.stdout.write(
       `${p.phase.padEnd(40)}${String(p.round).padStart(5)}${String(p.orders).padStart(8)}${String(p.accepted).padStart(10)}${String(p.accepted_per_s).padStart(7)}` +
-      `${String(p.matched).padStart(11)}${String(p.matched_per_s).padStart(9)}${String(p.post_p50_ms).padStart(10)}${String(p.post_p99_ms).padStart(10)}${String(p.load_avg_1m).padStart(6)}\n`,
+      `${String(p.matched).padStart(11)}${String(p.matched_per_s).padStart(9)}${String(p.post_p50_ms).padStart(10)}${String(p.post_p99_ms).padStart(10)}${String(p.load_avg_1m).padStart(6)}` +
+      `${String(p.cpu_cores ?? '?').padStart(7)}\n`,
     );
   }
   process.stdout.write('\n');
