@@ -1,8 +1,9 @@
 /**
- * The database commands of a placement, shared by the process's concurrent requests: each of the
- * three goes out as one command for every request that arrived while the previous one was in
- * flight (`coalescingLoader`). Under a stream of single-order POSTs this is what keeps the
- * database at a few commands per batch instead of three per order.
+ * The database commands of a placement, shared by the process's concurrent requests: the markers,
+ * the insert and (for the few hashes the reservation refused or the insert found taken) the lookup
+ * of stored orders each go out as one command for every request that arrived while the previous
+ * one was in flight (`coalescingLoader`). Under a stream of single-order POSTs this is what keeps
+ * the database at a few commands per batch instead of several per order.
  */
 import type { mongo } from 'mongoose';
 import type { OrderRecord } from '../contracts/order-record';
