@@ -13,15 +13,19 @@
  *   singles      the same load on one market with 1 order per request (coalescing still on)
  *   baseline     one order per request, one request at a time (sequential), one market: the POST
  *                awaits its hand-off signal, so no two submits ever coalesce = one signal per order
- * after all rounds, latency: open loop at 50% of the median one-market matched rate, buy/sell pairs each in its own
- * 1-order request, POST start -> matched event, p50/p99.
+ * after all rounds, sustained: the one-market closed loop of E2E_SUSTAINED_ORDERS (3000) orders,
+ *                each followed until it settled on chain: orders settled per second (matching and
+ *                settlement sharing the machine; a round's matched/s is a burst settled after it)
+ * then latency: open loop at 50% of the sustained rate, buy/sell pairs in requests of E2E_BATCH
+ * orders, then each in its own 1-order request, POST start -> matched event, p50/p99; last, single
+ * orders at 50% of the median one-market matched rate (the reading before stop 19).
  * "Matched" = first user-channel event (order PARTIALLY_FILLED/MATCHED/FILLED, or a fill) on /v1/ws;
  * if the service publishes no user events, GET /v1/orders?status=filled polling (said in the output).
  *
  * Scale with env vars: E2E_ROUNDS (3), E2E_ORDERS (1500), E2E_CLIENTS (8), E2E_BATCH (15),
  * E2E_SINGLES_ORDERS (60), E2E_BASELINE_ORDERS (40), E2E_LAT_SECONDS (20), E2E_ROUND_TIMEOUT_S (60, per phase),
- * E2E_BUDGET_S (420: no new round after that), E2E_LAT_RATE (orders/s; default 50% of the measured
- * one-market rate), E2E_LOG_LEVEL (warn), E2E_RESULT_FILE (bench/results/e2e.json). Every wait is bounded; the whole run stays near 10 minutes.
+ * E2E_BUDGET_S (420: no new round after that), E2E_SUSTAINED_ORDERS (3000), E2E_LAT_RATE (orders/s; default
+ * 50% of the sustained rate), E2E_LOG_LEVEL (warn), E2E_RESULT_FILE (bench/results/e2e.json). Every wait is bounded; the whole run stays near 10 minutes.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -52,6 +56,7 @@ const LAT_SECONDS = int('E2E_LAT_SECONDS', 20);
 const ROUND_TIMEOUT_MS = int('E2E_ROUND_TIMEOUT_S', 60) * 1000;
 /** Longest wait for the rounds' settlement to finish before the latency phases. */
 const SETTLE_WAIT_MS = int('E2E_SETTLE_WAIT_S', 120) * 1000;
+const SUSTAINED_ORDERS = int('E2E_SUSTAINED_ORDERS', 3000);
 /** No new round starts once this much of the run is spent (setup included); the latency phase still runs. */
 const BUDGET_MS = int('E2E_BUDGET_S', 420) * 1000;
 const RESULT_FILE = process.env.E2E_RESULT_FILE ? path.resolve(process.env.E2E_RESULT_FILE) : path.join(ROOT, 'bench', 'results', 'e2e.json');
@@ -110,6 +115,53 @@ function summarize(phase: string, round: number, markets: number, orders: Signed
   return r;
 }
 
+/**
+ * Whether settlement kept up with a phase: waits (at most E2E_SETTLE_WAIT_S) until every order of
+ * it is seen FILLED or MATCH_FAILED, then the rate at which they settled from the first POST, how
+ * long after the last order's match the last one settled (`settlement_lag_s`: near the time one
+ * settlement takes when settlement kept up; growing with the phase's length when it fell behind),
+ * and POST -> settled percentiles.
+ */
+async function settlementOf(observer: MatchObserver, orders: SignedBenchOrder[], stats: PostStats): Promise<Record<string, number | null>> {
+  const unsettled = await observer.waitSettled(performance.now() + SETTLE_WAIT_MS);
+  const settled = orders.map((o) => observer.settledAt.get(o.hash)).filter((t): t is number => t !== undefined);
+  const fromPost = orders.flatMap((o) => {
+    const at = observer.settledAt.get(o.hash);
+    const posted = stats.postedAt.get(o.hash);
+    return at === undefined || posted === undefined ? [] : [at - posted];
+  });
+  const matched = orders.map((o) => observer.matchedAt.get(o.hash)).filter((t): t is number => t !== undefined);
+  if (unsettled < 0 || settled.length === 0) return { settled: null, settled_per_s: null, settlement_lag_s: null };
+  const lastSettled = Math.max(...settled);
+  return {
+    settled: settled.length,
+    settled_per_s: round1((settled.length * 1000) / (lastSettled - stats.firstPost)),
+    settlement_lag_s: round1((lastSettled - Math.max(...matched)) / 1000),
+    post_to_settled_p50_ms: round1(percentile(fromPost, 50)),
+    post_to_settled_p99_ms: round1(percentile(fromPost, 99)),
+  };
+}
+
+/**
+ * The sustained one-market rate: E2E_SUSTAINED_ORDERS orders in the closed loop of the one-market
+ * phase, each followed to the end of its settlement on chain; the rate is orders settled / (last
+ * settled − first POST). Matching and settlement share the machine, so this is the rate the whole
+ * pipeline keeps up with, where a round's matched/s is a burst whose settlement runs after it.
+ */
+async function runSustained(api: string, observer: MatchObserver, traders: Trader[], market: BenchMarket): Promise<PhaseResult & Record<string, unknown>> {
+  const streams = closedLoopStreams(traders, [market], Math.ceil(SUSTAINED_ORDERS / traders.length), BATCH);
+  const orders = streams.flat(2);
+  observer.track(orders);
+  meter?.start();
+  const stats = newPostStats();
+  const deadline = performance.now() + ROUND_TIMEOUT_MS;
+  const [, complete] = await Promise.all([closedLoop(api, streams, traders, stats, deadline), observer.waitFor(orders.map((o) => o.hash), deadline, Date.now())]);
+  const settlement = await settlementOf(observer, orders, stats);
+  const result = { ...summarize('one market, to settlement', 1, 1, orders, stats, observer, complete), ...settlement };
+  log(`sustained: ${String(settlement.settled)} settled at ${String(settlement.settled_per_s)}/s (last settled ${String(settlement.settlement_lag_s)} s after the last match)`);
+  return result;
+}
+
 async function runClosed(api: string, observer: MatchObserver, traders: Trader[], markets: BenchMarket[], total: number, batch: number, phase: string, round: number): Promise<PhaseResult> {
   const streams = closedLoopStreams(traders, markets, Math.ceil(total / traders.length), batch);
   const orders = streams.flat(2);
@@ -165,6 +217,8 @@ async function main(): Promise<void> {
   let latencyBatched = null as Record<string, unknown> | null;
   let settlementDrain = null as { waited_s: number | null; still_settling: number } | null;
   let settlementDrainBetween = null as { waited_s: number | null; still_settling: number } | null;
+  let sustainedPhase = null as (PhaseResult & Record<string, unknown>) | null;
+  let latencyHalfBurst = null as Record<string, unknown> | null;
   try {
     service = await startService({ logLevel: process.env.E2E_LOG_LEVEL ?? 'warn' });
     if (service.child.pid !== undefined) meter = new CpuMeter(service.child.pid);
@@ -203,12 +257,15 @@ async function main(): Promise<void> {
       }
       if (service!.child.exitCode !== null) throw new Error('the service exited during the run');
     };
-    const sustainedRates: number[] = [];
-    /** Open loop at half the sustained rate; `k` orders per request (1: every order its own POST). */
-    const runLatency = async (sustained: number, k: number): Promise<Record<string, unknown>> => {
-      const rate = process.env.E2E_LAT_RATE ? int('E2E_LAT_RATE', 1) : Math.max(2, sustained / 2);
+    const burstRates: number[] = [];
+    /**
+     * Open loop at half of `full` orders/s (E2E_LAT_RATE overrides, except for `extra` phases); `k`
+     * orders per request (1: every order its own POST). `basis` names what `full` is in the label.
+     */
+    const runLatency = async (full: number, k: number, basis = '', extra = false): Promise<Record<string, unknown>> => {
+      const rate = process.env.E2E_LAT_RATE && !extra ? int('E2E_LAT_RATE', 1) : Math.max(2, full / 2);
       const groups = batchPairStream(traders, one, Math.max(1, Math.round((rate * LAT_SECONDS) / (2 * k))), k);
-      const label = k === 1 ? 'latency (open loop)' : `latency (open loop, ${k} orders/request)`;
+      const label = `latency (open loop${k === 1 ? '' : `, ${k} orders/request`}${basis ? `, ${basis}` : ''})`;
       log(`${label}: ${rate.toFixed(1)} orders/s for ${LAT_SECONDS} s (${groups.length * 2 * k} orders, ${k} order${k === 1 ? '' : 's'} per request)`);
       meter?.start();
       const stats = newPostStats();
@@ -235,6 +292,7 @@ async function main(): Promise<void> {
       }
       const summary = summarize(label, 1, 1, orders, stats, o, complete);
       phases.push(summary);
+      const settlement = await settlementOf(o, orders, stats);
       const figures = {
         target_orders_per_s: round1(rate),
         orders_per_request: k,
@@ -251,6 +309,7 @@ async function main(): Promise<void> {
         post_response_p99_ms: summary.post_p99_ms,
         cpu_cores: summary.cpu_cores,
         cpu_s: summary.cpu_s,
+        ...settlement,
       };
       log(`${label} POST -> matched: p50 ${figures.p50_ms} ms, p90 ${figures.p90_ms} ms, p99 ${figures.p99_ms} ms, max ${figures.max_ms} ms (${fromPost.length}/${orders.length} matched, ${open.lateSends} late sends)`);
       if (o.observeMode === 'rest') notes.push('latencies are quantized by the 0.5 s REST polling (plus the time a poll takes): upper bounds, not event times');
@@ -263,17 +322,17 @@ async function main(): Promise<void> {
         break;
       }
       const oneMarket = await runClosed(service.api, observer, traders, [one], ORDERS, BATCH, 'one market', round);
-      sustainedRates.push(oneMarket.matched_per_s ?? oneMarket.accepted_per_s ?? 4);
+      burstRates.push(oneMarket.matched_per_s ?? oneMarket.accepted_per_s ?? 4);
       await phaseDone(oneMarket);
       await phaseDone(await runBaseline(service.api, observer, traders, one, round));
       await phaseDone(await runClosed(service.api, observer, traders, [one], SINGLES, 1, 'singles (1 order/request, concurrent)', round));
       await phaseDone(await runClosed(service.api, observer, traders, ten, ORDERS, BATCH, 'ten markets', round));
     }
-    // Latency last, at half the median sustained one-market rate: an overload there leaves a backlog
+    // Latency last, at half the sustained one-market rate: an overload there leaves a backlog
     // that would make every later phase measure the backlog instead (seen here, docs/benchmarks.md).
     // Batched first: the single-order phase is the heavier one (every order its own request), and
     // an overload there would leave a backlog behind it.
-    const sustained = median(sustainedRates) ?? 4;
+    const burst = median(burstRates) ?? 4;
     // The rounds leave thousands of trades settling (bursts above what settlement keeps up with):
     // latency is measured at half load once they are settled, not on top of their backlog.
     // Each latency phase starts once what came before it has settled, so neither measures the
@@ -289,11 +348,18 @@ async function main(): Promise<void> {
       return waited;
     };
     settlementDrain = await drain('the rounds');
+    sustainedPhase = await runSustained(service.api, observer, traders, one);
+    phases.push(sustainedPhase);
+    const sustained = (sustainedPhase.settled_per_s as number | null) ?? burst;
     if (BATCH > 1) {
       latencyBatched = await runLatency(sustained, BATCH);
       settlementDrainBetween = await drain('the batched latency phase');
     }
     latency = await runLatency(sustained, 1);
+    // The reading before stop 19: half the burst's matched rate, which is above what settlement
+    // keeps up with; kept beside the new one for comparison, last, since it leaves a backlog.
+    await drain('the single-order latency phase');
+    latencyHalfBurst = await runLatency(burst, 1, 'half the burst rate', true);
 
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -317,6 +383,7 @@ async function main(): Promise<void> {
     orders_per_s_one_market: med('one market', 'matched_per_s'),
     orders_per_s_ten_markets: med('ten markets', 'matched_per_s'),
     baseline_orders_per_s: med('baseline (1 order/request, sequential)', 'matched_per_s'),
+    sustained_orders_per_s_one_market: (sustainedPhase?.settled_per_s as number | null | undefined) ?? null,
     p50_ms: (latency?.p50_ms as number | null | undefined) ?? null,
     p99_ms: (latency?.p99_ms as number | null | undefined) ?? null,
     accepted_per_s_one_market: med('one market', 'accepted_per_s'),
@@ -326,9 +393,12 @@ async function main(): Promise<void> {
     rates_are: 'medians over rounds; matched/s = orders seen matched / (last matched - first POST)',
     targets: { orders_per_s_one_market: 500, p99_ms_at_half_load: 250 },
     matched_observed_via: matchedVia,
-    latency_means: 'p50_ms and p99_ms: single-order requests at half the one-market rate (every order its own POST); latency_batched: the same rate in requests of `batch` orders, as the throughput phases send',
+    sustained_means: 'orders settled on chain per second while a one-market closed loop of E2E_SUSTAINED_ORDERS keeps matching and settlement busy together: orders / (last settled - first POST)',
+    latency_means: 'p50_ms and p99_ms: single-order requests (every order its own POST) at half the sustained one-market rate; latency_batched: the same rate in requests of `batch` orders, as the throughput phases send; latency_half_burst: single-order requests at half the median one-market matched rate (the reading before stop 19)',
     latency,
     latency_batched: latencyBatched,
+    latency_half_burst: latencyHalfBurst,
+    sustained: sustainedPhase,
     settlement_drain_before_latency: settlementDrain,
     settlement_drain_between_latency_phases: settlementDrainBetween,
     context: {
@@ -347,6 +417,12 @@ async function main(): Promise<void> {
   log(`wrote ${path.relative(ROOT, RESULT_FILE)}`);
 }
 
+/** "p50 / p99" of a latency figure set, or null. */
+function pair(figures: unknown): string {
+  const f = figures as { p50_ms?: number; p99_ms?: number } | null;
+  return `${String(f?.p50_ms ?? null)} / ${String(f?.p99_ms ?? null)}`;
+}
+
 function printTable(result: Record<string, unknown>, phases: PhaseResult[]): void {
   const rows: [string, string][] = [
     ['one market, matched orders/s (median)', String(result.orders_per_s_one_market)],
@@ -355,9 +431,11 @@ function printTable(result: Record<string, unknown>, phases: PhaseResult[]): voi
     ['ten markets, accepted orders/s (median)', String(result.accepted_per_s_ten_markets)],
     ['singles, 1 order/request concurrent, matched/s', String(result.singles_concurrent_orders_per_s)],
     ['baseline, 1 order/request sequential, matched/s', String(result.baseline_orders_per_s)],
-    ['latency POST->matched p50 ms (half load)', String(result.p50_ms)],
-    ['latency POST->matched p99 ms (half load)', String(result.p99_ms)],
-    ['  same load in batched requests: p50 / p99 ms', `${String((result.latency_batched as { p50_ms?: number } | null)?.p50_ms ?? null)} / ${String((result.latency_batched as { p99_ms?: number } | null)?.p99_ms ?? null)}`],
+    ['one market, sustained (settled on chain) orders/s', String(result.sustained_orders_per_s_one_market)],
+    ['latency POST->matched p50 ms (half sustained load)', String(result.p50_ms)],
+    ['latency POST->matched p99 ms (half sustained load)', String(result.p99_ms)],
+    ['  same load in batched requests: p50 / p99 ms', pair(result.latency_batched)],
+    ['  half the burst rate, 1 order/request: p50 / p99 ms', pair(result.latency_half_burst)],
     ['matched observed via', String(result.matched_observed_via)],
   ];
   const width = Math.max(...rows.map((r) => r[0].length));

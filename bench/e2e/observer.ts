@@ -21,8 +21,8 @@ interface UserEvent {
 export class MatchObserver {
   readonly matchedAt = new Map<string, number>();
   readonly failed = new Set<string>();
-  /** Orders seen at the end of settlement (FILLED or MATCH_FAILED; socket mode only). */
-  readonly settled = new Set<string>();
+  /** When each order was seen at the end of settlement (FILLED or MATCH_FAILED; socket mode only). */
+  readonly settledAt = new Map<string, number>();
   readonly statuses = new Map<string, number>();
   private sockets: Socket[] = [];
   private mode: ObserveMode = 'socket';
@@ -63,7 +63,8 @@ export class MatchObserver {
             const status = event.order.status;
             this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
             if (MATCHED.has(status)) this.record(event.order.order_hash.toLowerCase(), now);
-            if (status === 'FILLED' || status === 'MATCH_FAILED') this.settled.add(event.order.order_hash.toLowerCase());
+            const hash = event.order.order_hash.toLowerCase();
+            if ((status === 'FILLED' || status === 'MATCH_FAILED') && !this.settledAt.has(hash)) this.settledAt.set(hash, now);
             if (status === 'MATCH_FAILED') {
               this.failed.add(event.order.order_hash.toLowerCase());
               this.record(event.order.order_hash.toLowerCase(), now);
@@ -164,7 +165,7 @@ export class MatchObserver {
    */
   async waitSettled(deadline: number): Promise<number> {
     if (this.mode !== 'socket') return -1;
-    const left = () => [...this.matchedAt.keys()].filter((h) => !this.settled.has(h)).length;
+    const left = () => [...this.matchedAt.keys()].filter((h) => !this.settledAt.has(h)).length;
     while (left() > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     return left();
   }
