@@ -80,6 +80,11 @@ export const ENV_SPEC = {
     default: 4,
     description: 'Settlement activities one worker runs at a time (its own task queue): bounds how much of the store a settlement backlog takes from matching',
   },
+  HANDOFF_LINGER_MS: {
+    parse: nonNegativeInt,
+    default: 0,
+    description: 'A market\'s next hand-off signal from an API process goes out at least this many ms after its previous one (what arrives meanwhile goes with it): fewer, fuller market steps under streams of small requests; 0: only while one is in flight',
+  },
   TEMPORAL_PORT: { parse: port, default: 7233, description: 'Embedded Temporal frontend port' },
   TEMPORAL_UI_PORT: { parse: port, default: 8233, description: 'Embedded Temporal Web UI port' },
   MONGODB_URI: { parse: url, description: 'External MongoDB URI; unset starts the embedded FerretDB' },

@@ -291,6 +291,29 @@ describe('market workflow', () => {
     expect(view.counters.arrival).toBe(60);
   });
 
+  test('when a linger is set, then a stream of submits goes out as one signal per linger window, the first at once', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const orders = await persist(db(), market, Array.from({ length: 5 }, (_, i) => ({ wallet: wallet(), side: 'BUY' as const, price: 20 + i, size: '1' })));
+    const lingering = createMarketMatcherClient(h.client, taskQueue, { lingerMs: 1_500 });
+    const started = Date.now();
+    await lingering.submit(market, [orders[0].order_hash]);
+    expect(lingering.signalsSent).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    // Four more, 100 ms apart, all inside the window of the first signal: they wait for its end and
+    // go out together.
+    const rest: Promise<void>[] = [];
+    for (const o of orders.slice(1)) {
+      rest.push(lingering.submit(market, [o.order_hash]));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(lingering.signalsSent).toBe(1);
+    await Promise.all(rest);
+    expect(lingering.signalsSent).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 5, 20_000, 'all placed');
+  });
+
   test('when a market\'s hand-offs are held, then submits wait without a signal and go out together when the hold is released or runs out', async () => {
     const market = newMarket();
     await insertMarket(db(), market);
