@@ -135,6 +135,7 @@ async function settlementOf(observer: MatchObserver, orders: SignedBenchOrder[],
   const lastSettled = Math.max(...settled);
   return {
     settled: settled.length,
+    still_settling: unsettled,
     settled_per_s: round1((settled.length * 1000) / (lastSettled - stats.firstPost)),
     settlement_lag_s: round1((lastSettled - Math.max(...matched)) / 1000),
     post_to_settled_p50_ms: round1(percentile(fromPost, 50)),
