@@ -295,11 +295,11 @@ describe('market workflow', () => {
     const market = newMarket();
     await insertMarket(db(), market);
     const orders = await persist(db(), market, Array.from({ length: 5 }, (_, i) => ({ wallet: wallet(), side: 'BUY' as const, price: 20 + i, size: '1' })));
-    const lingering = createMarketMatcherClient(h.client, taskQueue, { lingerMs: 1_500 });
+    const lingering = createMarketMatcherClient(h.client, taskQueue, { lingerMs: 3_000 });
     const started = Date.now();
     await lingering.submit(market, [orders[0].order_hash]);
     expect(lingering.signalsSent).toBe(1);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(3_000);
     // Four more, 100 ms apart, all inside the window of the first signal: they wait for its end and
     // go out together.
     const rest: Promise<void>[] = [];
@@ -310,7 +310,7 @@ describe('market workflow', () => {
     expect(lingering.signalsSent).toBe(1);
     await Promise.all(rest);
     expect(lingering.signalsSent).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
     await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 5, 20_000, 'all placed');
   });
 
