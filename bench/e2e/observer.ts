@@ -61,13 +61,13 @@ export class MatchObserver {
           this.userEvents += 1;
           if (event.type === 'order' && event.order) {
             const status = event.order.status;
-            this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
-            if (MATCHED.has(status)) this.record(event.order.order_hash.toLowerCase(), now);
             const hash = event.order.order_hash.toLowerCase();
+            this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+            if (MATCHED.has(status)) this.record(hash, now);
             if ((status === 'FILLED' || status === 'MATCH_FAILED') && !this.settledAt.has(hash)) this.settledAt.set(hash, now);
             if (status === 'MATCH_FAILED') {
-              this.failed.add(event.order.order_hash.toLowerCase());
-              this.record(event.order.order_hash.toLowerCase(), now);
+              this.failed.add(hash);
+              this.record(hash, now);
             }
           } else if (event.type === 'fill' && event.fill) {
             this.record(event.fill.order_hash.toLowerCase(), now);
