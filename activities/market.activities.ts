@@ -160,6 +160,9 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       batch.step ? claimStep(market, marketKey, batch.at, batch.step) : true, countersWritten, timed('step.known', () => findByIds(c.orders, kept.missing)),
     ]);
     if (!claimed) return { diverged: true };
+    // 4. The market's rows, beside 1-3 (writeMarketRows); awaited before the market's events.
+    const marketRows = timed('step.marketRows', () => writeMarketRows(batch, at));
+    marketRows.catch(() => undefined); // awaited below; a failure fails the step there
     const known = [...kept.found, ...others];
     const meta = new Map(known.map((o) => [o.order_hash, o]));
     const fillIdsByOrder = new Map<string, string[]>();
@@ -224,7 +227,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     const markersDone = placedHere.size > 0 ? timed('step.markers', () => c.handoffs.deleteMany({ _id: { $in: [...placedHere] } })) : undefined;
 
     // 3. The traders' events as soon as their orders and fills are written (the matched event is
-    //    what a trader waits for); sent while the market rows below are written.
+    //    what a trader waits for), whether or not the market rows are written yet.
     const userEvents: RealtimeEvent[] = [];
     for (const hash of touched) {
       const o = after.get(hash) ?? meta.get(hash);
@@ -236,30 +239,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     if (holds.length > 0) userEvents.push({ channel: 'holds', holds });
     const userPublished = publishSafely(userEvents, market);
 
-    // 4. Book levels (final value per level in this step), the book seq and engine counters, the ticker.
-    const levels = new Map<string, { side: 'bid' | 'ask'; price: number; remaining: string; bookSeq: number }>();
-    for (const delta of batch.book) {
-      for (const ch of delta.changes) levels.set(`${ch.side}:${ch.price}`, { ...ch, bookSeq: delta.bookSeq });
-    }
-    await timed('step.levels', () => bulk(c.bookLevels, [...levels.values()].map((l): mongo.AnyBulkWriteOperation<mongo.Document> => {
-      const key = { ...filter, side: l.side === 'bid' ? 'BID' : 'ASK', ticks: l.price, seq: { $lt: l.bookSeq } };
-      return l.remaining === '0'
-        ? { deleteOne: { filter: key } }
-        : { updateOne: { filter: key, update: { $set: { price: priceOfTicks(l.price), remaining: l.remaining, seq: l.bookSeq } }, upsert: true } };
-    })));
-    // The book seq last: readers pair it with the levels above.
-    await c.bookStates.updateOne(filter, { $max: { seq: n.bookSeq }, $set: { updated_at: at } });
-    if (batch.ticker) {
-      const t = batch.ticker;
-      const price = (ticks: number | null) => (ticks === null ? null : priceOfTicks(ticks));
-      await bulk(c.tickers, [{
-        updateOne: {
-          filter: { ...filter, $or: [{ ticker_seq: { $lt: t.seq } }, { ticker_seq: { $exists: false } }] },
-          update: { $set: { best_bid: price(t.bestBid), best_ask: price(t.bestAsk), last_price: price(t.lastPrice), ticker_seq: t.seq, updated_at: at } },
-          upsert: true,
-        },
-      }]);
-    }
+    await marketRows;
 
     // 5. The market's events, once its rows are written. The rows are the truth: a publish failure
     //    is logged, clients resync from REST.
@@ -284,6 +264,42 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     });
     await Promise.all([previous, markersDone]);
     return {};
+  }
+
+  /**
+   * The market's rows of a step: book levels (final value per level), then the public book seq
+   * (readers pair it with the levels), and beside them the ticker. They touch no order or fill, so
+   * they are written beside the step's fills and orders instead of after them: the step (and the
+   * next step, which waits for it) is shorter by these round trips. Every write is guarded by its
+   * seq, so a retried step rewrites nothing newer.
+   */
+  async function writeMarketRows(batch: BatchWrite, at: Date): Promise<void> {
+    const filter = { chain_id: batch.market.chain_id, condition_id: batch.market.condition_id };
+    const levels = new Map<string, { side: 'bid' | 'ask'; price: number; remaining: string; bookSeq: number }>();
+    for (const delta of batch.book) {
+      for (const ch of delta.changes) levels.set(`${ch.side}:${ch.price}`, { ...ch, bookSeq: delta.bookSeq });
+    }
+    const bookWritten = (async () => {
+      await timed('step.levels', () => bulk(c.bookLevels, [...levels.values()].map((l): mongo.AnyBulkWriteOperation<mongo.Document> => {
+        const key = { ...filter, side: l.side === 'bid' ? 'BID' : 'ASK', ticks: l.price, seq: { $lt: l.bookSeq } };
+        return l.remaining === '0'
+          ? { deleteOne: { filter: key } }
+          : { updateOne: { filter: key, update: { $set: { price: priceOfTicks(l.price), remaining: l.remaining, seq: l.bookSeq } }, upsert: true } };
+      })));
+      await c.bookStates.updateOne(filter, { $max: { seq: batch.counters.bookSeq }, $set: { updated_at: at } });
+    })();
+    const t = batch.ticker;
+    const price = (ticks: number | null) => (ticks === null ? null : priceOfTicks(ticks));
+    const tickerWritten = t
+      ? bulk(c.tickers, [{
+        updateOne: {
+          filter: { ...filter, $or: [{ ticker_seq: { $lt: t.seq } }, { ticker_seq: { $exists: false } }] },
+          update: { $set: { best_bid: price(t.bestBid), best_ask: price(t.bestAsk), last_price: price(t.lastPrice), ticker_seq: t.seq, updated_at: at } },
+          upsert: true,
+        },
+      }])
+      : undefined;
+    await Promise.all([bookWritten, tickerWritten]);
   }
 
   /**
