@@ -122,6 +122,26 @@ function summarize(phase: string, round: number, markets: number, orders: Signed
  * settlement takes when settlement kept up; growing with the phase's length when it fell behind),
  * and POST -> settled percentiles.
  */
+/**
+ * E2E_SAMPLES_FILE: one JSON line per order of each latency phase, times in epoch ms (scheduled,
+ * POST start, POST answered, matched and settled events seen), to line the tail up with what the
+ * service did at the time (its logs, the Temporal store kept with E2E_KEEP_DATA).
+ */
+function writeSamples(label: string, orders: SignedBenchOrder[], scheduledAt: Map<string, number>, stats: PostStats, observer: MatchObserver): void {
+  const file = process.env.E2E_SAMPLES_FILE;
+  if (!file) return;
+  const epoch = (t: number | undefined) => (t === undefined ? null : Math.round((performance.timeOrigin + t) * 10) / 10);
+  const lines = orders.map((order) => JSON.stringify({
+    phase: label,
+    hash: order.hash,
+    scheduled: epoch(scheduledAt.get(order.hash)),
+    posted: epoch(stats.postedAt.get(order.hash)),
+    answered: epoch(stats.answeredAt.get(order.hash)),
+    matched: epoch(observer.matchedAt.get(order.hash)),
+  }));
+  fs.appendFileSync(path.resolve(file), `${lines.join('\n')}\n`);
+}
+
 async function settlementOf(observer: MatchObserver, orders: SignedBenchOrder[], stats: PostStats): Promise<Record<string, number | null>> {
   const unsettled = await observer.waitSettled(performance.now() + SETTLE_WAIT_MS);
   const settled: number[] = [];
@@ -294,6 +314,7 @@ async function main(): Promise<void> {
         fromPost.push(at - posted);
         fromSchedule.push(at - due);
       }
+      writeSamples(label, orders, open.scheduledAt, stats, o);
       const summary = summarize(label, 1, 1, orders, stats, o, complete);
       phases.push(summary);
       const settlement = await settlementOf(o, orders, stats);

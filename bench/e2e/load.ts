@@ -2,7 +2,8 @@
 import { performance } from 'node:perf_hooks';
 import type { SignedBenchOrder } from './orders';
 import type { MatchObserver } from './observer';
-import { json, type Trader } from './setup';
+import { postJson } from './post-json';
+import type { Trader } from './setup';
 
 interface PlaceResponse {
   results: { status?: string; order_hash?: string; error?: { code: string; message: string } }[];
@@ -18,12 +19,14 @@ export interface PostStats {
   requestMs: number[];
   /** order hash -> POST start (performance.now) */
   postedAt: Map<string, number>;
+  /** order hash -> POST answered (performance.now) */
+  answeredAt: Map<string, number>;
   firstPost: number;
   lastResponse: number;
 }
 
 export function newPostStats(): PostStats {
-  return { sent: 0, accepted: 0, rejected: 0, httpErrors: 0, errorSamples: [], requestMs: [], postedAt: new Map(), firstPost: Infinity, lastResponse: 0 };
+  return { sent: 0, accepted: 0, rejected: 0, httpErrors: 0, errorSamples: [], requestMs: [], postedAt: new Map(), answeredAt: new Map(), firstPost: Infinity, lastResponse: 0 };
 }
 
 export async function postOrders(api: string, trader: Trader, orders: SignedBenchOrder[], stats: PostStats): Promise<void> {
@@ -33,11 +36,7 @@ export async function postOrders(api: string, trader: Trader, orders: SignedBenc
   stats.sent += orders.length;
   let res: { status: number; body: PlaceResponse };
   try {
-    res = await json<PlaceResponse>(`${api}/v1/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${trader.jwt}` },
-      body: JSON.stringify({ orders: orders.map((o) => o.wire) }),
-    });
+    res = await postJson<PlaceResponse>(`${api}/v1/orders`, { authorization: `Bearer ${trader.jwt}` }, JSON.stringify({ orders: orders.map((o) => o.wire) }));
   } catch (error) {
     stats.httpErrors += orders.length;
     if (stats.errorSamples.length < 5) stats.errorSamples.push(`fetch: ${error instanceof Error ? error.message : String(error)}`);
@@ -46,6 +45,7 @@ export async function postOrders(api: string, trader: Trader, orders: SignedBenc
   const end = performance.now();
   stats.lastResponse = Math.max(stats.lastResponse, end);
   stats.requestMs.push(end - start);
+  for (const o of orders) stats.answeredAt.set(o.hash, end);
   if (res.status !== 200 || !Array.isArray(res.body.results)) {
     stats.httpErrors += orders.length;
     if (stats.errorSamples.length < 5) stats.errorSamples.push(`HTTP ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
