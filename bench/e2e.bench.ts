@@ -124,7 +124,7 @@ function summarize(phase: string, round: number, markets: number, orders: Signed
  */
 /**
  * E2E_SAMPLES_FILE: one JSON line per order of each latency phase, times in epoch ms (scheduled,
- * POST start, POST answered, matched and settled events seen), to line the tail up with what the
+ * POST start, POST answered, matched event seen), to line the tail up with what the
  * service did at the time (its logs, the Temporal store kept with E2E_KEEP_DATA).
  */
 function writeSamples(label: string, orders: SignedBenchOrder[], scheduledAt: Map<string, number>, stats: PostStats, observer: MatchObserver): void {
