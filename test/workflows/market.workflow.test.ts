@@ -40,7 +40,7 @@ describe('market workflow', () => {
       return o?.status === 'MATCHED' ? o : null;
     }, 20_000, 'buy matched');
     expect(b).toMatchObject({ remaining_size: '0', handoff: 'ACCEPTED', filled_units: (4n * SHARE).toString() });
-    // The step's writes end with the ticker (orders come before levels and ticker): wait for it.
+    // The market's rows (levels, ticker) are written beside the orders, not before them: wait for the ticker.
     await eventually(async () => (await h.collections.tickers.findOne({ condition_id: market.condition_id }))?.last_price, 20_000, 'ticker');
     expect(b.book_added_at).toBeInstanceOf(Date);
     // Both were taken by their steps: their hand-off markers are gone (the sweeper reads only lost hand-offs).
@@ -289,6 +289,27 @@ describe('market workflow', () => {
     });
     expect(view.resting).toBe(60);
     expect(view.counters.arrival).toBe(60);
+  });
+
+  test('when the market workflow\'s run has ended, then the next submit starts a new run and its order is placed', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [first, second] = await persist(db(), market, [
+      { wallet: wallet(), side: 'BUY' as const, price: 20, size: '1' },
+      { wallet: wallet(), side: 'BUY' as const, price: 21, size: '1' },
+    ]);
+    const accepted = (hash: string) => eventually(async () => (await order(hash))?.handoff === 'ACCEPTED', 20_000, `${hash} placed`);
+    await matcher.submit(market, [first.order_hash]);
+    await accepted(first.order_hash);
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const ended = (await handle.describe()).runId;
+    await handle.terminate('test: the run ends');
+    // signalWithStart: no signal is lost on a market whose workflow is not running.
+    await matcher.submit(market, [second.order_hash]);
+    await accepted(second.order_hash);
+    const now = await handle.describe();
+    expect(now.status.name).toBe('RUNNING');
+    expect(now.runId).not.toBe(ended);
   });
 
   test('when a linger is set, then a stream of submits goes out as one signal per linger window, the first at once', async () => {
