@@ -39,7 +39,7 @@ export async function postOrders(api: string, trader: Trader, orders: SignedBenc
     res = await postJson<PlaceResponse>(`${api}/v1/orders`, { authorization: `Bearer ${trader.jwt}` }, JSON.stringify({ orders: orders.map((o) => o.wire) }));
   } catch (error) {
     stats.httpErrors += orders.length;
-    if (stats.errorSamples.length < 5) stats.errorSamples.push(`fetch: ${error instanceof Error ? error.message : String(error)}`);
+    if (stats.errorSamples.length < 5) stats.errorSamples.push(`POST: ${error instanceof Error ? error.message : String(error)}`);
     return;
   }
   const end = performance.now();

@@ -7,11 +7,29 @@
  */
 import http from 'node:http';
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+/**
+ * Idle sockets are closed after 4 s, before the API's own 5 s keep-alive timeout (Node's default)
+ * can close one under a request just written to it (ECONNRESET). Node's agent lowers this further
+ * to the server's `Keep-Alive: timeout` hint less a second, but only when a timeout is set.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 512, timeout: 4_000 });
 const TIMEOUT_MS = 30_000;
 
-/** POSTs `body` (already JSON) to `url`; the answer's status and parsed body (its text if not JSON). */
-export function postJson<T>(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: T }> {
+/**
+ * POSTs `body` (already JSON) to `url`; the answer's status and parsed body (its text if not JSON).
+ * A reused socket the server had closed meanwhile (ECONNRESET before any answer) is tried once
+ * more on a new one, as Node's documentation advises: the server never read that request.
+ */
+export async function postJson<T>(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: T }> {
+  try {
+    return await postOnce<T>(url, headers, body);
+  } catch (error) {
+    if ((error as { code?: string; reusedSocket?: boolean }).code !== 'ECONNRESET' || !(error as { reusedSocket?: boolean }).reusedSocket) throw error;
+    return postOnce<T>(url, headers, body);
+  }
+}
+
+function postOnce<T>(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: T }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, {
       method: 'POST',
@@ -33,7 +51,7 @@ export function postJson<T>(url: string, headers: Record<string, string>, body: 
       });
     });
     req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
-    req.on('error', reject);
+    req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
     req.end(body);
   });
 }
