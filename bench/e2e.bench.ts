@@ -116,13 +116,6 @@ function summarize(phase: string, round: number, markets: number, orders: Signed
 }
 
 /**
- * Whether settlement kept up with a phase: waits (at most E2E_SETTLE_WAIT_S) until every order of
- * it is seen FILLED or MATCH_FAILED, then the rate at which they settled from the first POST, how
- * long after the last order's match the last one settled (`settlement_lag_s`: near the time one
- * settlement takes when settlement kept up; growing with the phase's length when it fell behind),
- * and POST -> settled percentiles.
- */
-/**
  * E2E_SAMPLES_FILE: one JSON line per order of each latency phase, times in epoch ms (scheduled,
  * POST start, POST answered, matched event seen), to line the tail up with what the
  * service did at the time (its logs, the Temporal store kept with E2E_KEEP_DATA).
@@ -142,6 +135,13 @@ function writeSamples(label: string, orders: SignedBenchOrder[], scheduledAt: Ma
   fs.appendFileSync(path.resolve(file), `${lines.join('\n')}\n`);
 }
 
+/**
+ * Whether settlement kept up with a phase: waits (at most E2E_SETTLE_WAIT_S) until every order of
+ * it is seen FILLED or MATCH_FAILED, then the rate at which they settled from the first POST, how
+ * long after the last order's match the last one settled (`settlement_lag_s`: near the time one
+ * settlement takes when settlement kept up; growing with the phase's length when it fell behind),
+ * and POST -> settled percentiles.
+ */
 async function settlementOf(observer: MatchObserver, orders: SignedBenchOrder[], stats: PostStats): Promise<Record<string, number | null>> {
   const unsettled = await observer.waitSettled(performance.now() + SETTLE_WAIT_MS);
   const settled: number[] = [];
