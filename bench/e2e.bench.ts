@@ -173,20 +173,20 @@ async function settlementOf(observer: MatchObserver, orders: SignedBenchOrder[],
  * pipeline keeps up with, where a round's matched/s is a burst whose settlement runs after it.
  */
 async function runSustained(api: string, observer: MatchObserver, traders: Trader[], market: BenchMarket): Promise<PhaseResult & Record<string, unknown>> {
-  const streams = closedLoopStreams(traders, [market], Math.ceil(SUSTAINED_ORDERS / traders.length), BATCH);
-  const orders = streams.flat(2);
-  observer.track(orders);
-  meter?.start();
-  const stats = newPostStats();
-  const deadline = performance.now() + ROUND_TIMEOUT_MS;
-  const [, complete] = await Promise.all([closedLoop(api, streams, traders, stats, deadline), observer.waitFor(orders.map((o) => o.hash), deadline, Date.now())]);
-  const settlement = await settlementOf(observer, orders, stats);
-  const result = { ...summarize('one market, to settlement', 1, 1, orders, stats, observer, complete), ...settlement };
+  const phase = await closedPhase(api, observer, traders, [market], SUSTAINED_ORDERS, BATCH, 'one market, to settlement', 1);
+  const settlement = await settlementOf(observer, phase.orders, phase.stats);
   log(`sustained: ${String(settlement.settled)} settled at ${String(settlement.settled_per_s)}/s (last settled ${String(settlement.settlement_lag_s)} s after the last match)`);
-  return result;
+  return { ...phase.result, ...settlement };
 }
 
 async function runClosed(api: string, observer: MatchObserver, traders: Trader[], markets: BenchMarket[], total: number, batch: number, phase: string, round: number): Promise<PhaseResult> {
+  return (await closedPhase(api, observer, traders, markets, total, batch, phase, round)).result;
+}
+
+/** A closed-loop phase (`closedLoop`), its orders and its POST stats. */
+async function closedPhase(
+  api: string, observer: MatchObserver, traders: Trader[], markets: BenchMarket[], total: number, batch: number, phase: string, round: number,
+): Promise<{ result: PhaseResult; orders: SignedBenchOrder[]; stats: PostStats }> {
   const streams = closedLoopStreams(traders, markets, Math.ceil(total / traders.length), batch);
   const orders = streams.flat(2);
   observer.track(orders);
@@ -196,7 +196,7 @@ async function runClosed(api: string, observer: MatchObserver, traders: Trader[]
   const deadline = performance.now() + ROUND_TIMEOUT_MS;
   const hashes = orders.map((o) => o.hash);
   const [, complete] = await Promise.all([closedLoop(api, streams, traders, stats, deadline), observer.waitFor(hashes, deadline, sinceWall)]);
-  return summarize(phase, round, markets.length, orders, stats, observer, complete);
+  return { result: summarize(phase, round, markets.length, orders, stats, observer, complete), orders, stats };
 }
 
 async function runBaseline(api: string, observer: MatchObserver, traders: Trader[], market: BenchMarket, round: number): Promise<PhaseResult> {
