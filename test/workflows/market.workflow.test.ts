@@ -40,7 +40,7 @@ describe('market workflow', () => {
       return o?.status === 'MATCHED' ? o : null;
     }, 20_000, 'buy matched');
     expect(b).toMatchObject({ remaining_size: '0', handoff: 'ACCEPTED', filled_units: (4n * SHARE).toString() });
-    // The market's rows (levels, ticker) are written beside the orders, not before them: wait for the ticker.
+    // The market's rows (levels, ticker) are written beside the orders and may land after them: wait for the ticker.
     await eventually(async () => (await h.collections.tickers.findOne({ condition_id: market.condition_id }))?.last_price, 20_000, 'ticker');
     expect(b.book_added_at).toBeInstanceOf(Date);
     // Both were taken by their steps: their hand-off markers are gone (the sweeper reads only lost hand-offs).
