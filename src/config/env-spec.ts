@@ -83,7 +83,7 @@ export const ENV_SPEC = {
   HANDOFF_LINGER_MS: {
     parse: nonNegativeInt,
     default: 0,
-    description: 'A market\'s next hand-off signal from an API process goes out at least this many ms after its previous one (what arrives meanwhile goes with it): fewer, fuller market steps under streams of small requests; 0: only while one is in flight',
+    description: 'A market\'s next hand-off signal from an API process goes out at least this many ms after its previous one (what arrives meanwhile goes with it): fewer, fuller market steps under streams of small requests, at the cost of up to that much on each POST; 0: only while one is in flight',
   },
   TEMPORAL_PORT: { parse: port, default: 7233, description: 'Embedded Temporal frontend port' },
   TEMPORAL_UI_PORT: { parse: port, default: 8233, description: 'Embedded Temporal Web UI port' },
