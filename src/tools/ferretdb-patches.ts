@@ -690,6 +690,63 @@ export const FERRETDB_PATCHES: SourcePatch[] = [
   // walk: runtime.Callers) and given a finalizer that panics if it is never closed. In release
   // builds the finalizer only crashes the server on a leak; the walk and the finalizers cost
   // ~10% of FerretDB's CPU under the e2e bench (Track 7.7%, Untrack 2.1%, go tool pprof).
+  // SQLite lets one transaction write to a database file at a time. A writer that finds the
+  // lock taken is refused (SQLITE_BUSY) and its busy handler sleeps and retries, 1, 2, 5, 10, 15,
+  // 20, 25 ms and so on: the lock comes free, nobody takes it until some sleeper wakes, and
+  // concurrent writers saw waits of up to ~130 ms (the sum of the first sleeps) on a lock held
+  // ~1 ms at a time. Writers of a file now queue on a Go mutex instead and take the lock the
+  // moment it comes free (docs/benchmarks.md, Finding 46).
+  {
+    file: 'internal/util/fsql/db.go',
+    find: `	"log/slog"
+	"time"
+`,
+    replace: `	"log/slog"
+	"sync"
+	"time"
+`,
+    why: 'writers polled SQLite\'s write lock with sleeps instead of queueing for it',
+  },
+  {
+    file: 'internal/util/fsql/db.go',
+    find: `	token     *resource.Token
+	BatchSize int
+}`,
+    replace: `	token     *resource.Token
+	BatchSize int
+
+	// Patched (predex): held by every write (a transaction, or a statement outside one), so the
+	// writers of this database file queue here rather than in SQLite's sleeping busy handler.
+	writes sync.Mutex
+}`,
+    why: 'writers polled SQLite\'s write lock with sleeps instead of queueing for it',
+  },
+  {
+    file: 'internal/util/fsql/db.go',
+    find: `func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	start := time.Now()
+`,
+    replace: `func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	db.writes.Lock()
+	defer db.writes.Unlock()
+
+	start := time.Now()
+`,
+    why: 'writers polled SQLite\'s write lock with sleeps instead of queueing for it',
+  },
+  {
+    file: 'internal/util/fsql/db.go',
+    find: `func (db *DB) InTransaction(ctx context.Context, f func(*Tx) error) (err error) {
+	var sqlTx *sql.Tx
+`,
+    replace: `func (db *DB) InTransaction(ctx context.Context, f func(*Tx) error) (err error) {
+	db.writes.Lock()
+	defer db.writes.Unlock()
+
+	var sqlTx *sql.Tx
+`,
+    why: 'writers polled SQLite\'s write lock with sleeps instead of queueing for it',
+  },
   debugBuildOnly('Track', 'leak tracking is a debug-build tool (see Untrack)'),
   debugBuildOnly('Untrack', 'Track does nothing outside debug builds'),
 ];

@@ -42,5 +42,5 @@ export const FERRETDB: GoTool = {
   generatedFiles: { 'build/version/version.txt': 'v1.24.2\n', ...FERRETDB_GENERATED_FILES },
   // Query-speed fixes for the SQLite backend; which documents match is unchanged.
   patches: FERRETDB_PATCHES,
-  buildTag: 'patched7',
+  buildTag: 'patched8',
 };
