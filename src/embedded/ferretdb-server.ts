@@ -42,8 +42,10 @@ export async function startFerretDb(options: {
   tiedToParent?: boolean;
   /** FerretDB's GOGC (default DEFAULT_FERRETDB_GOGC). */
   gogc?: number;
+  /** Another FerretDB binary than the pinned build (a benchmark comparing builds side by side). */
+  binary?: string;
 }): Promise<FerretDbServer> {
-  const binary = await ensureGoTool(FERRETDB, options.log);
+  const binary = options.binary ?? await ensureGoTool(FERRETDB, options.log);
   mkdirSync(options.dataDir, { recursive: true });
   // The debug (metrics) listener defaults to a fixed port; a free one lets instances run side by side.
   const debugPort = await freePort(options.host);
