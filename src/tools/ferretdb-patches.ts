@@ -686,10 +686,6 @@ export const FERRETDB_PATCHES: SourcePatch[] = [
 	var res sjsontype`,
     why: 'decoding stored documents was a third of FerretDB\'s CPU',
   },
-  // Every query iterator, transaction, cursor and row set was added to a pprof profile (a stack
-  // walk: runtime.Callers) and given a finalizer that panics if it is never closed. In release
-  // builds the finalizer only crashes the server on a leak; the walk and the finalizers cost
-  // ~10% of FerretDB's CPU under the e2e bench (Track 7.7%, Untrack 2.1%, go tool pprof).
   // SQLite lets one transaction write to a database file at a time. A writer that finds the
   // lock taken is refused (SQLITE_BUSY) and its busy handler sleeps and retries, 1, 2, 5, 10, 15,
   // 20, 25 ms and so on: the lock comes free, nobody takes it until some sleeper wakes, and
@@ -747,6 +743,10 @@ export const FERRETDB_PATCHES: SourcePatch[] = [
 `,
     why: 'writers polled SQLite\'s write lock with sleeps instead of queueing for it',
   },
+  // Every query iterator, transaction, cursor and row set was added to a pprof profile (a stack
+  // walk: runtime.Callers) and given a finalizer that panics if it is never closed. In release
+  // builds the finalizer only crashes the server on a leak; the walk and the finalizers cost
+  // ~10% of FerretDB's CPU under the e2e bench (Track 7.7%, Untrack 2.1%, go tool pprof).
   debugBuildOnly('Track', 'leak tracking is a debug-build tool (see Untrack)'),
   debugBuildOnly('Untrack', 'Track does nothing outside debug builds'),
 ];

@@ -40,7 +40,8 @@ export const FERRETDB: GoTool = {
   // FerretDB embeds its version from a file its Taskfile writes from `git describe`; the module
   // zip lacks it and the binary panics at start without it.
   generatedFiles: { 'build/version/version.txt': 'v1.24.2\n', ...FERRETDB_GENERATED_FILES },
-  // Query-speed fixes for the SQLite backend; which documents match is unchanged.
+  // Speed fixes for the SQLite backend (its queries, and its writers' wait for the write lock);
+  // which documents match is unchanged.
   patches: FERRETDB_PATCHES,
   buildTag: 'patched8',
 };
