@@ -19,17 +19,14 @@ import { startFerretDb } from '../src/embedded/ferretdb-server';
 import { freePort } from '../src/embedded/free-port';
 import { ensureGoTool } from '../src/tools/ensure-go-tool';
 import { FERRETDB } from '../src/tools/tool-versions';
+import { median, percentile, round1 } from './e2e/stats';
 
 const WRITERS = [1, 2, 4, 8];
 const SECONDS = Number(process.env.STORE_BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.STORE_BENCH_ROUNDS ?? 3);
 const RESULT_FILE = path.join(__dirname, 'results', 'store-writers.json');
 
-interface Reading { ops_per_s: number; p50_ms: number; p99_ms: number; max_ms: number }
-
-const quantile = (sorted: number[], q: number) => sorted[Math.floor(q * (sorted.length - 1))];
-const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
-const round1 = (n: number) => Math.round(n * 10) / 10;
+interface Reading { ops_per_s: number; p50_ms: number | null; p99_ms: number | null; max_ms: number | null }
 
 /** W writer loops for SECONDS against one server; every command timed. */
 async function measure(client: MongoClient, writers: number): Promise<Reading> {
@@ -49,8 +46,7 @@ async function measure(client: MongoClient, writers: number): Promise<Reading> {
       latencies.push(performance.now() - started);
     }
   }));
-  latencies.sort((a, b) => a - b);
-  return { ops_per_s: latencies.length / SECONDS, p50_ms: quantile(latencies, 0.5), p99_ms: quantile(latencies, 0.99), max_ms: latencies[latencies.length - 1] };
+  return { ops_per_s: latencies.length / SECONDS, p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99), max_ms: percentile(latencies, 100) };
 }
 
 async function measureBuild(binary: string): Promise<Record<number, Reading>> {
@@ -81,7 +77,7 @@ async function main(): Promise<void> {
   const results = binaries.map((binary) => ({
     build: buildName(binary),
     writers: WRITERS.map((writers) => {
-      const of = (key: keyof Reading) => round1(median(rounds[binary].map((r) => r[writers][key])));
+      const of = (key: keyof Reading) => round1(median(rounds[binary].flatMap((r) => r[writers][key] ?? [])));
       return { writers, ops_per_s: of('ops_per_s'), p50_ms: of('p50_ms'), p99_ms: of('p99_ms'), max_ms: of('max_ms') };
     }),
   }));
