@@ -11,7 +11,11 @@ export interface MarketWorkflowInput {
   market: MarketRef;
   /** Carried over continue-as-new: engine counters (the resting orders are reloaded from MongoDB, `resting`). */
   counters?: EngineCounters;
-  /** Order hashes received but not yet placed when the previous run continued as new. */
+  /**
+   * Order hashes received but not yet placed when the previous run continued as new, each once,
+   * at most `maxCarriedPending` of them (the rest keep their hand-off markers: the sweeper hands
+   * them over again).
+   */
   pending?: string[];
   /** Removals received but not yet applied when the previous run continued as new. */
   pendingRemovals?: RemoveOrders[];
@@ -35,6 +39,8 @@ export interface MarketWorkflowInput {
   historyLimit?: number;
   /** The most resting orders a run hands the next one as a list (tests lower it); default 5,000, deeper books are queried. */
   maxCarriedResting?: number;
+  /** The most received-but-unplaced hashes a run hands the next one (tests lower it); default 5,000. */
+  maxCarriedPending?: number;
   /** How long a run due to continue as new waits for its settlement children (tests set it); default 5 s. */
   rollWaitMs?: number;
   /** First retry delay of settlement sends (tests shorten it); default 2 s, doubling. */

@@ -142,6 +142,14 @@ export const REQUEST_CLOCK = 'request-clock';
 export const RESTING_CARRIED = 'resting-carried';
 /** ~70 bytes each in the continue-as-new input: 5,000 is ~350 KB, far below 2 MB. Larger books query. */
 export const MAX_CARRIED_RESTING = 5_000;
+/**
+ * Hashes received and not placed yet that a run hands the next one: ~70 bytes each, 5,000 is
+ * ~350 KB. With MAX_CARRIED_RESTING and MAX_CARRIED_TRADES the input stays far below the server's
+ * 2 MB limit; an input past it fails continue-as-new and the server terminates the run, losing
+ * its waiting settlement batches. The rest of a longer queue keep their hand-off markers, so the
+ * sweeper hands them over again.
+ */
+export const MAX_CARRIED_PENDING = 5_000;
 /** Hashes per load of carried resting orders (each result well under 2 MB). */
 const CARRIED_RESTING_PAGE = 1_000;
 const DEFAULT_HISTORY_LIMIT = 4_000;
@@ -625,12 +633,16 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     await condition(() => allHandlersFinished() || awaitsAnswer());
     if (!awaitsAnswer()) break;
   }
-  const pending: string[] = [];
+  // Each hash once (hand-offs sent again by the sweeper repeat them), in arrival order, bounded.
+  const queued = new Set<string>();
   const pendingRemovals: RemoveOrders[] = [];
   for (const c of queue) {
-    if (c.kind === 'place') pending.push(...c.hashes);
+    if (c.kind === 'place') for (const h of c.hashes) queued.add(h);
     else if (c.kind === 'remove') pendingRemovals.push(c.request);
   }
+  const maxPending = input.maxCarriedPending ?? MAX_CARRIED_PENDING;
+  const pending = [...queued].slice(0, maxPending);
+  if (queued.size > maxPending) log.warn('hand-offs left to the sweeper', { market: key, carried: maxPending, left: queued.size - maxPending });
   // A quiet run's waiting batches (all written) are settled by the next run, under the same ids.
   const pendingSettlements = carries
     ? waitingSettlements.map((b) => ({ batchId: b.batchId, trades: b.trades.map((t): [string, string] => [t.tradeId, t.taker.orderHash]) }))
@@ -638,6 +650,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const resting = carriesResting && book.restingCount <= (input.maxCarriedResting ?? MAX_CARRIED_RESTING) ? book.restingHashes() : undefined;
   await continueAsNew<typeof marketWorkflow>({
     market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit, rollWaitMs: input.rollWaitMs, maxCarriedResting: input.maxCarriedResting,
+    maxCarriedPending: input.maxCarriedPending,
     settlementRetryDelayMs: input.settlementRetryDelayMs, pending, pendingRemovals,
     ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}), ...(holds ? { handoffsHeld: true } : {}),
     ...(resting ? { resting } : {}),

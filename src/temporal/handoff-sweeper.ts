@@ -7,6 +7,7 @@
 import type { MarketMatcher } from '../contracts/market-matcher';
 import type { Logger } from '../logging/logger';
 import type { MatchingCollections } from '../matching/collections';
+import { ResendSchedule } from './resend-schedule';
 
 export interface HandoffSweeperOptions {
   collections: MatchingCollections;
@@ -17,6 +18,8 @@ export interface HandoffSweeperOptions {
   intervalMs?: number;
   /** Orders per sweep. */
   limit?: number;
+  /** Longest wait between two hand-offs of one order that is still not taken; default 30 s. */
+  maxResendMs?: number;
 }
 
 /** A marker whose order never appeared is dropped after this (the placing request died in between). */
@@ -34,6 +37,8 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
   const limit = options.limit ?? 2_000;
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
+  // An order still not taken after a hand-off again is sent again later and later (2 s, 4 s, 8 s, ...).
+  const schedule = new ResendSchedule(olderThanMs, options.maxResendMs ?? 30_000);
 
   /** Hands the given orders over again, per market. */
   async function resubmit(rows: { order_hash: string; chain_id: number; condition_id: string; market_key: string }[]): Promise<void> {
@@ -51,17 +56,26 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
 
   /**
    * One pass over the hand-off markers older than the cutoff: orders still PENDING are handed over
-   * again; markers of orders that were taken (or ended), or whose order never got written, go.
+   * again when their schedule says so; markers of orders that were taken (or ended), or whose
+   * order never got written, go. Resolves with the number of orders handed over.
    */
   async function sweepOnce(): Promise<number> {
     const cutoff = new Date(Date.now() - olderThanMs);
     const markers = await c.handoffs.find({ created_at: { $lt: cutoff } }).sort({ created_at: 1 }).limit(limit).toArray();
-    if (markers.length === 0) return 0;
+    if (markers.length === 0) {
+      schedule.keepOnly(new Set());
+      return 0;
+    }
     const orders = await c.orders.find({ _id: { $in: markers.map((m) => m._id) } }, { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1, handoff: 1, status: 1 } }).toArray();
     const byHash = new Map(orders.map((o) => [o.order_hash, o]));
-    const lost = orders.filter((o) => o.handoff === 'PENDING' && o.status === 'OPEN');
-    const lostHashes = new Set(lost.map((o) => o.order_hash));
-    const orphanCutoff = Date.now() - ORPHAN_MARKER_MS;
+    const pending = orders.filter((o) => o.handoff === 'PENDING' && o.status === 'OPEN');
+    const lostHashes = new Set(pending.map((o) => o.order_hash));
+    const now = Date.now();
+    // Every marker is in this page: the schedule forgets the orders whose markers went.
+    if (markers.length < limit) schedule.keepOnly(lostHashes);
+    const lost = pending.filter((o) => schedule.due(o.order_hash, now));
+    for (const o of lost) schedule.sent(o.order_hash, now);
+    const orphanCutoff = now - ORPHAN_MARKER_MS;
     const done = markers.filter((m) => {
       if (!byHash.has(m._id)) return m.created_at.getTime() < orphanCutoff; // the order was never written (API died between)
       return !lostHashes.has(m._id);
@@ -81,8 +95,11 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
       .find({ handoff: 'PENDING', status: 'OPEN', created_at: { $lt: cutoff } }, { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1 } })
       .limit(limit)
       .toArray();
-    await resubmit(rows);
-    return rows.length;
+    // Orders with a marker are the marker sweep's, on its schedule.
+    const marked = new Set((await c.handoffs.find({ _id: { $in: rows.map((r) => r.order_hash) } }, { projection: { _id: 1 } }).toArray()).map((m) => m._id));
+    const unmarked = rows.filter((r) => !marked.has(r.order_hash));
+    await resubmit(unmarked);
+    return unmarked.length;
   }
 
   running = sweepUnmarked().catch((error: unknown) => {

@@ -110,6 +110,30 @@ describe('matching recovery', () => {
     }
   });
 
+  test('when a handed-over order is still not taken, then the sweeper sends it again only when its schedule says so', async () => {
+    // No worker polls this queue: the order stays PENDING, as in a market far behind.
+    const matcher = createMarketMatcherClient(h.client, uniqueTaskQueue('idle'));
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [order] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 50, size: '1', createdAt: new Date(Date.now() - 5_000) }]);
+    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000 });
+    try {
+      expect(await sweeper.sweepOnce()).toBe(1);
+      // The next hand-off of the same order is 4 s later, however often the sweeper runs.
+      expect(await sweeper.sweepOnce()).toBe(0);
+      expect(await sweeper.sweepOnce()).toBe(0);
+      expect(await h.collections.handoffs.countDocuments({ _id: order.order_hash })).toBe(1);
+      const history = await h.client.workflow.getHandle(marketWorkflowId(market)).fetchHistory();
+      expect(history.events?.filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(1);
+    } finally {
+      await sweeper.stop();
+      await h.client.workflow.getHandle(marketWorkflowId(market)).terminate('test done');
+      // The other tests' sweeps see every marker of this database: this order must not stay lost.
+      await h.collections.handoffs.deleteOne({ _id: order.order_hash });
+      await h.collections.orders.deleteOne({ _id: order.order_hash });
+    }
+  });
+
   test('when a hand-off marker has no order, then the sweeper keeps it for a minute and then drops it', async () => {
     const matcher = createMarketMatcherClient(h.client, taskQueue);
     const market = newMarket();
@@ -126,6 +150,48 @@ describe('matching recovery', () => {
       expect(await h.collections.handoffs.countDocuments({ _id: orphan })).toBe(0);
     } finally {
       await sweeper.stop();
+    }
+  });
+
+  test('when hand-offs of the same orders pile up before a continue-as-new, then the next run gets each hash once, at most maxCarriedPending, and the sweeper hands over the rest', async () => {
+    // A queue of its own with no worker yet: the signals wait, and the first task finds the history
+    // past its bound with all of them queued (as a market far behind a sweeper sending again does).
+    const queue = uniqueTaskQueue('pile');
+    const own = await createHarness(db(), queue);
+    try {
+      const matcher = createMarketMatcherClient(own.client, queue, { workflowInput: { historyLimit: 40, rollWaitMs: 500, maxCarriedPending: 4 } });
+      const market = newMarket();
+      await insertMarket(db(), market);
+      const orders = await persist(db(), market, Array.from({ length: 6 }, (_, i) => ({ wallet: wallet(), side: 'BUY' as const, price: 10 + i, size: '1' })));
+      for (let i = 0; i < 60; i++) await matcher.submit(market, [orders[i % orders.length].order_hash]);
+      const handle = own.client.workflow.getHandle(marketWorkflowId(market));
+      const firstRun = (await handle.describe()).runId;
+      await own.startWorker();
+      const continued = await eventually(async () => {
+        const history = await own.client.workflow.getHandle(marketWorkflowId(market), firstRun).fetchHistory().catch(() => null);
+        return history?.events?.find((e) => e.workflowExecutionContinuedAsNewEventAttributes)?.workflowExecutionContinuedAsNewEventAttributes;
+      }, 30_000, 'the first run continued as new');
+      const input = JSON.parse(Buffer.from(continued.input!.payloads![0].data!).toString()) as MarketWorkflowInput;
+      // Sixty hand-offs of six orders: the first four orders, once each, in arrival order.
+      expect(input.pending).toEqual(orders.slice(0, 4).map((o) => o.order_hash));
+      await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 4, 20_000, 'the carried orders placed');
+      // The two left out still have their markers: the sweeper hands them over (with any order
+      // another test of this file left lost).
+      const sweeper = startHandoffSweeper({ collections: own.collections, matcher, logger, intervalMs: 60_000, olderThanMs: 0 });
+      try {
+        expect(await sweeper.sweepOnce()).toBeGreaterThanOrEqual(2);
+      } finally {
+        await sweeper.stop();
+      }
+      await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 6, 20_000, 'every order placed');
+      const view = await eventually(async () => {
+        const v = await handle.query(marketViewQuery);
+        return v.ready && v.queued === 0 ? v : null;
+      });
+      expect(view.resting).toBe(6);
+      expect(await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'OPEN', book_added_at: { $ne: null } })).toBe(6);
+    } finally {
+      await own.close();
     }
   });
 
