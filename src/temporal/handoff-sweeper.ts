@@ -37,7 +37,7 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
   const limit = options.limit ?? 2_000;
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
-  // An order still not taken after a hand-off again is sent again later and later (2 s, 4 s, 8 s, ...).
+  // An order not taken is sent again once it is 2 s old, then 4 s, 8 s, ... after the send before, at most every 30 s.
   const schedule = new ResendSchedule(olderThanMs, options.maxResendMs ?? 30_000);
 
   /** Hands the given orders over again, per market. */
