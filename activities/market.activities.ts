@@ -14,6 +14,7 @@ import { formatCanonical } from '../src/money';
 import { bulk, insertNew } from '../src/db/bulk-writes';
 import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { LoadedOrders } from '../src/matching/loaded-orders';
+import { batchesOfPendingTakerFills, type CarriedSettlement } from '../src/matching/pending-settlements';
 import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
 import { decisionOf, fitsBatch, normalBatch, sameDecision, type StepDecision } from '../src/matching/step-journal';
 import {
@@ -86,6 +87,20 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       .sort((a, b) => Number(a.engine_arrival) - Number(b.engine_arrival));
     const orders = rows.map(restingRowOf);
     return { orders, next: null };
+  }
+
+  /**
+   * The market's settlement batches with taker fills still PENDING: a run started cold (after its
+   * previous run was terminated) starts those no child is settling (src/matching/pending-settlements.ts).
+   * A query by market and status: a scan of the fills on FerretDB, made only by such a run.
+   */
+  async function loadPendingSettlements(q: { marketKey: string }): Promise<CarriedSettlement[]> {
+    const fills = await c.fills
+      .find({ market_key: q.marketKey, role: 'taker', settlement_status: 'PENDING' }, { projection: { trade_id: 1, order_hash: 1, settlement_batch: 1 } })
+      .toArray();
+    const { batches, left } = batchesOfPendingTakerFills(fills);
+    if (left > 0) logger.warn({ market: q.marketKey, left }, 'pending settlements beyond one lookup: the next cold start takes them');
+    return batches;
   }
 
   /**
@@ -390,7 +405,10 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     if (q.drainMs) await new Promise((resolve) => setTimeout(resolve, q.drainMs));
   }
 
-  return { loadMarketState, loadRestingPage, loadCarriedResting, loadOrdersForPlacement, lookupOrders, applyMatchBatch, applyMarketStatus, holdHandoffs };
+  return {
+    loadMarketState, loadRestingPage, loadCarriedResting, loadPendingSettlements, loadOrdersForPlacement, lookupOrders, applyMatchBatch, applyMarketStatus,
+    holdHandoffs,
+  };
 }
 
 export type MarketActivities = ReturnType<typeof createMarketActivities>;

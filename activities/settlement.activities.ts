@@ -99,8 +99,8 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * After a send whose outcome was never learned (an earlier attempt, or this activity's earlier
    * try), the match may be on chain already: then it is the group's transaction.
    */
-  async function alreadyMined(market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[]): Promise<string | null> {
-    if (attempt === 1 && Context.current().info.attempt === 1) return null;
+  async function alreadyMined(market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[], recheck: boolean): Promise<string | null> {
+    if (!recheck && attempt === 1 && Context.current().info.attempt === 1) return null;
     return chain.findMatchOfTaker(market.chain_id, exchange, trades[0].taker.order.order_hash);
   }
 
@@ -108,10 +108,12 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * A group before anything is sent: its outcome when its trades are incomplete, its match is
    * mined already or the chain could not be asked; else the trades to send.
    */
-  async function beforeSend(batchId: string, market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[] | string): Promise<{ outcome: SendOutcome } | { send: SettlementTrade[] }> {
+  async function beforeSend(
+    batchId: string, market: MarketRef, exchange: string, attempt: number, trades: SettlementTrade[] | string, recheck = false,
+  ): Promise<{ outcome: SendOutcome } | { send: SettlementTrade[] }> {
     if (typeof trades === 'string') return { outcome: { ok: false, transient: false, message: trades } };
     try {
-      const mined = await alreadyMined(market, exchange, attempt, trades);
+      const mined = await alreadyMined(market, exchange, attempt, trades, recheck);
       return mined ? { outcome: { ok: true, txHash: mined } } : { send: trades };
     } catch (error) {
       return { outcome: failure(error, batchId, attempt) };
@@ -143,11 +145,12 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * transactions handed to the chain port together (`submitMatches`: estimated side by side,
    * signed in one block of nonces, broadcast as one JSON-RPC batch).
    */
-  async function sendSettlements(q: { market: MarketRef; groups: SettlementGroup[]; attempt: number }): Promise<Record<string, SendOutcome>> {
+  /** `recheck`: ask the chain before the first send too (a batch found again: an earlier child may have sent it). */
+  async function sendSettlements(q: { market: MarketRef; groups: SettlementGroup[]; attempt: number; recheck?: boolean }): Promise<Record<string, SendOutcome>> {
     const [trades, exchange] = await Promise.all([tradesOf(q.groups), exchangeOf(q.market)]);
     const outcomes: Record<string, SendOutcome> = {};
     const checked = await Promise.all(q.groups.map(async (group) => {
-      const ready = await beforeSend(group.batchId, q.market, exchange, q.attempt, trades.get(group.batchId)!);
+      const ready = await beforeSend(group.batchId, q.market, exchange, q.attempt, trades.get(group.batchId)!, q.recheck);
       if ('send' in ready) return { group, trades: ready.send };
       outcomes[group.batchId] = ready.outcome;
       return null;
@@ -218,7 +221,7 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * `sendSettlements` and `awaitReceipts` as one activity (one task through the server instead of
    * two). A retry sends nothing twice: every send after the first asks the chain for the match first.
    */
-  async function sendAndAwaitReceipts(q: { market: MarketRef; groups: SettlementGroup[]; attempt: number }): Promise<{
+  async function sendAndAwaitReceipts(q: { market: MarketRef; groups: SettlementGroup[]; attempt: number; recheck?: boolean }): Promise<{
     sent: Record<string, SendOutcome>; receipts: Record<string, { success: boolean; confirmed: boolean }>;
   }> {
     const sent = await sendSettlements(q);

@@ -6,6 +6,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CancelOutcome } from '../src/contracts/market-matcher';
 import type { MarketRef } from '../src/matching/market-ids';
 import type { EngineCounters, MarketStatus } from '../src/matching/payloads';
+import type { CarriedSettlement } from '../src/matching/pending-settlements';
 
 export interface MarketWorkflowInput {
   market: MarketRef;
@@ -27,7 +28,7 @@ export interface MarketWorkflowInput {
    * Settlement batches whose trades the previous run wrote but did not settle (it waited for its
    * children before continuing as new, and started no new one): `[trade id, taker order hash]`.
    */
-  pendingSettlements?: { batchId: string; trades: [string, string][] }[];
+  pendingSettlements?: CarriedSettlement[];
   /**
    * The previous run's resting orders, oldest first (RESTING_CARRIED): this run loads them by hash
    * instead of querying the orders collection. Absent: the book is found by the query.

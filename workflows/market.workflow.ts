@@ -6,6 +6,7 @@
  * from MongoDB at the start of every run (first start and after continue-as-new).
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
   allHandlersFinished, ApplicationFailure, type ChildWorkflowOptions, condition, continueAsNew, log, ParentClosePolicy, patched, proxyActivities,
   proxyLocalActivities, setHandler, sleep, startChild,
@@ -16,6 +17,7 @@ import { Engine, isEngineError, SNAPSHOT_VERSION, type EngineEvent, type EngineO
 import { foldEvents } from '../src/matching/batch-write';
 import { placeablesOf } from '../src/matching/payloads';
 import { marketKeyOf, settlementBatchIdOf, settlementWorkflowId } from '../src/matching/market-ids';
+import type { CarriedSettlement } from '../src/matching/pending-settlements';
 import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, RestingOrderRow, RestingPage, SettlementInput, StepInputs, TradeWrite } from '../src/matching/payloads';
 import type { MarketActivities } from '../activities/market.activities';
 import { DB_STEP, DB_STEP_LOCAL } from './activity-presets';
@@ -152,6 +154,14 @@ export const MAX_CARRIED_RESTING = 5_000;
 export const MAX_CARRIED_PENDING = 5_000;
 /** Hashes per load of carried resting orders (each result well under 2 MB). */
 const CARRIED_RESTING_PAGE = 1_000;
+/**
+ * Patch id (workflow versioning): a run started cold in a market that traded before (no counters in
+ * its input: its previous run was terminated, not continued) looks up the settlement batches whose
+ * taker fills are still PENDING and starts them; a batch whose child is still under way refuses the
+ * start (same workflow id) and is left to it. Runs recorded before lost the batches a terminated run
+ * had not started: their fills stayed PENDING and their orders MATCHED.
+ */
+export const RECOVER_PENDING_SETTLEMENTS = 'recover-pending-settlements';
 const DEFAULT_HISTORY_LIMIT = 4_000;
 const STATUSES: readonly MarketStatus[] = ['OPEN', 'CLOSED', 'RESOLVED', 'PAUSED', 'SEEDING'];
 
@@ -176,8 +186,11 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   let engine: Engine | undefined;
   /** Settlement starts not awaited yet (SETTLEMENT_START_ASYNC); all are awaited before continue-as-new. */
   const starting: Promise<unknown>[] = [];
-  /** SETTLEMENT_COALESCED: trades written and waiting for a settlement child, batch by batch (oldest first). */
-  const waitingSettlements: { batchId: string; trades: SettlingTrade[] }[] = [];
+  /**
+   * SETTLEMENT_COALESCED: trades written and waiting for a settlement child, batch by batch (oldest
+   * first). `found`: looked up from its fills (RECOVER_PENDING_SETTLEMENTS), a child may settle it already.
+   */
+  const waitingSettlements: { batchId: string; trades: SettlingTrade[]; found?: boolean }[] = [];
   /** Children of this run started and not finished. */
   let settling = 0;
   /** A step's write is under way: its batch is not complete, so none may start. */
@@ -346,12 +359,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
    */
   function startWaitingSettlements(all = false): void {
     while (!writing && waitingSettlements.length > 0 && (all || (!holdsSettlements() && settling < MAX_SETTLING))) {
-      const { batchId, trades } = waitingSettlements.shift()!;
+      const { batchId, trades, found } = waitingSettlements.shift()!;
       settling += 1;
-      const started = startSettlementChild(batchId, trades);
+      // A found batch whose child is under way (or a run's before) is that child's to settle.
+      const started = found ? startSettlementChild(batchId, trades, true).catch(leftToRunningChild) : startSettlementChild(batchId, trades);
       starting.push(started);
       void started
-        .then((child) => child.result())
+        .then((child) => child?.result())
         .catch(() => undefined)
         .then(() => {
           settling -= 1;
@@ -384,13 +398,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
 
   /** One settlement child for `trades`: one group (one `matchOrders`) per taker order, side by side. */
-  function startSettlementChild(batchId: string, trades: SettlingTrade[]) {
+  function startSettlementChild(batchId: string, trades: SettlingTrade[], found = false) {
     const groups = takerGroupsOf(trades);
     // The memo lists the batch's taker orders (a search attribute value is limited to 2 KB, ~25
     // hashes); OrderHash is the first taker, and each fill record names its batch (`settlement_batch`).
     const takers = groups.map((g) => g[0].taker.orderHash);
     // Compact: no separate list of every trade, and each group's batch id follows from its first trade.
-    return settlementChild(batchId, { groups: groups.map((g) => ({ tradeIds: g.map((t) => t.tradeId) })) }, {
+    return settlementChild(batchId, { groups: groups.map((g) => ({ tradeIds: g.map((t) => t.tradeId) })), ...(found ? { found } : {}) }, {
       memo: { market: key, takers, trades: trades.length },
       typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: takers[0] }],
     });
@@ -590,8 +604,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   const awaitsAnswer = () => queue.some((c) => c.kind === 'cancel' || c.kind === 'status');
 
   // Batches the previous run carried over (SETTLED_BEFORE_CONTINUE) go out first.
-  for (const carried of input.pendingSettlements ?? []) {
-    waitingSettlements.push({ batchId: carried.batchId, trades: carried.trades.map(([tradeId, orderHash]) => ({ tradeId, taker: { orderHash } })) });
+  const settlingOf = (carried: CarriedSettlement): SettlingTrade[] => carried.trades.map(([tradeId, orderHash]) => ({ tradeId, taker: { orderHash } }));
+  for (const carried of input.pendingSettlements ?? []) waitingSettlements.push({ batchId: carried.batchId, trades: settlingOf(carried) });
+  // Started cold in a market that traded: what a terminated run wrote and never settled.
+  if (input.counters === undefined && state.counters !== null && patched(RECOVER_PENDING_SETTLEMENTS)) {
+    for (const found of await db.loadPendingSettlements({ marketKey: key })) {
+      waitingSettlements.push({ batchId: found.batchId, trades: settlingOf(found), found: true });
+    }
   }
   startWaitingSettlements();
 
@@ -655,6 +674,12 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}), ...(holds ? { handoffsHeld: true } : {}),
     ...(resting ? { resting } : {}),
   });
+}
+
+/** A found batch's start refused because its child is already under way: nothing to start. */
+function leftToRunningChild(error: unknown): undefined {
+  if (error instanceof WorkflowExecutionAlreadyStartedError) return undefined;
+  throw error;
 }
 
 /** The market's resting orders in MongoDB, in arrival order, found by market and status a page at a time. */

@@ -88,8 +88,9 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
   const results = new Map<string, SettlementResult>();
   let pending = groups;
   for (let attempt = 1; pending.length > 0; attempt++) {
-    const both = twoStages ? await waits.sendAndAwaitReceipts({ market: input.market, groups: pending, attempt }) : null;
-    const sent = both?.sent ?? (await chain.sendSettlements({ market: input.market, groups: pending, attempt }));
+    const recheck = input.found ? { recheck: true } : {};
+    const both = twoStages ? await waits.sendAndAwaitReceipts({ market: input.market, groups: pending, attempt, ...recheck }) : null;
+    const sent = both?.sent ?? (await chain.sendSettlements({ market: input.market, groups: pending, attempt, ...recheck }));
     const again: SettlementGroup[] = [];
     const failed: SettlementGroup[] = [];
     const txOf = (group: SettlementGroup) => {

@@ -110,6 +110,8 @@ export async function ensureMatchingIndexes(c: MatchingCollections): Promise<voi
   const specs: [{ createIndex(keys: Document, options: { unique?: boolean; name: string }): Promise<string> }, Document, { unique?: boolean; name: string; idKey?: true }][] = [
     [c.fills, { trade_id: 1, order_hash: 1 }, { unique: true, name: 'matching_fill_key', idKey: true }],
     [c.fills, { order_hash: 1 }, { name: 'matching_fill_order' }],
+    // A run started cold looks up the market's pending taker fills (loadPendingSettlements).
+    [c.fills, { market_key: 1, settlement_status: 1, role: 1 }, { name: 'matching_fill_pending' }],
     // Order entry owns the orders collection; its unique hash index has mongoose's default name.
     [c.orders, { order_hash: 1 }, { unique: true, name: 'order_hash_1', idKey: true }],
     [c.orders, { market_key: 1, engine_arrival: 1 }, { name: 'matching_resting' }],

@@ -226,6 +226,11 @@ export interface SettlementInput {
    * trade (`settlementGroupsOf`).
    */
   groups?: (Omit<SettlementGroup, 'batchId'> & { batchId?: string })[];
+  /**
+   * Found again from its fills by a run started cold (RECOVER_PENDING_SETTLEMENTS): an earlier child
+   * may have sent it before it was stopped, so the chain is asked before the first send too.
+   */
+  found?: boolean;
 }
 
 export interface SettlementGroup {

@@ -422,4 +422,53 @@ describe('matching recovery', () => {
     await expectConsistent(market, [...orders, taker]);
     await saveHistory(h, marketWorkflowId(market), 'market-restart.json');
   });
+
+  test('when a run is terminated with settlement batches it had not started, then the next run finds them from their fills and every trade settles', async () => {
+    const matcher = createMarketMatcherClient(h.client, taskQueue);
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const all: OrderRecord[] = [];
+    // Four trading steps. Receipts are held in this file: the first two steps' settlements stay
+    // under way (MAX_SETTLING), and the trades of the next two wait in the run for a child.
+    for (let i = 0; i < 4; i++) {
+      const [maker] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 50, size: '1' }]);
+      await matcher.submit(market, [maker.order_hash]);
+      await eventually(async () => (await h.collections.orders.findOne({ order_hash: maker.order_hash }))?.handoff === 'ACCEPTED');
+      const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 50, size: '1' }]);
+      await matcher.submit(market, [taker.order_hash]);
+      await eventually(async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', 20_000, 'taker matched');
+      all.push(maker, taker);
+    }
+    const batches = (await h.collections.fills.distinct('settlement_batch', { condition_id: market.condition_id })).map(String);
+    const started = async (batch: string) => h.client.workflow.getHandle(settlementWorkflowId(batch)).describe().then(() => true, () => false);
+    expect(batches).toHaveLength(3);
+    const waiting: string[] = [];
+    for (const batch of batches) if (!(await started(batch))) waiting.push(batch);
+    expect(waiting).toHaveLength(1);
+    // One of the two under way is stopped too, after its transaction went out (no receipt yet).
+    const [stopped, underWay] = batches.filter((b) => !waiting.includes(b));
+    await h.client.workflow.getHandle(settlementWorkflowId(stopped)).terminate('test: lose a settlement after its send');
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    await handle.terminate('test: lose the run and the trades it holds');
+    // The next hand-off starts a run cold. It finds the three batches: it starts the waiting one,
+    // starts the stopped one again (which finds its match on chain instead of sending it twice),
+    // and leaves the one under way to its child.
+    const [late] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 10, size: '1' }]);
+    await matcher.submit(market, [late.order_hash]);
+    await eventually(async () => (await h.collections.orders.findOne({ order_hash: late.order_hash }))?.handoff === 'ACCEPTED', 20_000, 'late order placed');
+    await eventually(async () => started(waiting[0]), 20_000, 'the waiting batch started');
+    await eventually(async () => (await h.client.workflow.getHandle(settlementWorkflowId(stopped)).describe()).status.name === 'RUNNING', 20_000, 'the stopped batch started again');
+    expect((await h.client.workflow.getHandle(settlementWorkflowId(underWay)).describe()).status.name).toBe('RUNNING');
+    const next = await h.client.workflow.getHandle(marketWorkflowId(market)).describe();
+    expect(next.status.name).toBe('RUNNING');
+    h.chain.hold = false;
+    try {
+      await eventually(async () => (await h.collections.orders.countDocuments({ order_hash: { $in: all.map((o) => o.order_hash) }, status: 'FILLED' })) === all.length, 30_000, 'every order filled');
+    } finally {
+      h.chain.hold = true;
+    }
+    // (A second send of the stopped batch's match would have reverted, FakeChain as the exchange: FAILED fills.)
+    expect(await h.collections.fills.countDocuments({ condition_id: market.condition_id, settlement_status: { $ne: 'CONFIRMED' } })).toBe(0);
+    await saveHistory(h, marketWorkflowId(market), 'market-recover-pending-settlements.json', next.runId);
+  });
 });

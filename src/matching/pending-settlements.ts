@@ -1,0 +1,53 @@
+/**
+ * Settlement batches found again from their fills. A market run keeps the trades it wrote and has
+ * not handed to a settlement child yet in memory (and in its continue-as-new input); a run that is
+ * terminated loses them, while their fills stay PENDING naming their batch (`settlement_batch`).
+ * A run started cold finds them here and starts their settlement (docs/matching.md, Recovery).
+ */
+import type { FillRecord } from './collections';
+
+/** A batch as a run carries it: its id, and `[trade id, taker order hash]` per trade in trade order. */
+export interface CarriedSettlement {
+  batchId: string;
+  trades: [string, string][];
+}
+
+/** Most trades one lookup returns (~150 bytes each in the run's history: ~750 KB, far below 2 MB). */
+export const MAX_FOUND_TRADES = 5_000;
+
+/** A trade's sequence number in its market (trade ids are `{market key}:{seq}`). */
+function tradeSeqOf(tradeId: string): number {
+  return Number(tradeId.slice(tradeId.lastIndexOf(':') + 1));
+}
+
+/**
+ * The batches of `fills` (taker fills still PENDING), each with its trades in trade order, oldest
+ * batch first: the oldest whole batches up to `maxTrades` trades in all (the first whatever its
+ * size); `left` counts the trades of the batches after them.
+ */
+export function batchesOfPendingTakerFills(
+  fills: Pick<FillRecord, 'trade_id' | 'order_hash' | 'settlement_batch'>[],
+  maxTrades = MAX_FOUND_TRADES,
+): { batches: CarriedSettlement[]; left: number } {
+  const byBatch = new Map<string, [string, string][]>();
+  for (const f of fills) {
+    if (!f.settlement_batch) continue; // written before fills named their batch
+    const trades = byBatch.get(f.settlement_batch) ?? [];
+    trades.push([f.trade_id, f.order_hash]);
+    byBatch.set(f.settlement_batch, trades);
+  }
+  const all = [...byBatch].map(([batchId, trades]) => ({ batchId, trades: trades.sort((a, b) => tradeSeqOf(a[0]) - tradeSeqOf(b[0])) }));
+  all.sort((a, b) => tradeSeqOf(a.trades[0][0]) - tradeSeqOf(b.trades[0][0]));
+  const batches: CarriedSettlement[] = [];
+  let taken = 0;
+  let left = 0;
+  for (const b of all) {
+    // The oldest batches, as many whole ones as fit (the first always): the rest wait, in order.
+    if (left > 0 || (batches.length > 0 && taken + b.trades.length > maxTrades)) left += b.trades.length;
+    else {
+      batches.push(b);
+      taken += b.trades.length;
+    }
+  }
+  return { batches, left };
+}
