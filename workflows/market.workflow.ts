@@ -344,7 +344,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
    */
   function settlementBatchFor(trades: TradeWrite[]): string {
     const last = waitingSettlements[waitingSettlements.length - 1];
-    if (last && last.trades.length < MAX_SETTLEMENT_TRADES) {
+    // Never a found batch: its child may be under way already, and would not settle trades added here.
+    if (last && !last.found && last.trades.length < MAX_SETTLEMENT_TRADES) {
       last.trades.push(...trades);
       return last.batchId;
     }
@@ -605,7 +606,9 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
 
   // Batches the previous run carried over (SETTLED_BEFORE_CONTINUE) go out first.
   const settlingOf = (carried: CarriedSettlement): SettlingTrade[] => carried.trades.map(([tradeId, orderHash]) => ({ tradeId, taker: { orderHash } }));
-  for (const carried of input.pendingSettlements ?? []) waitingSettlements.push({ batchId: carried.batchId, trades: settlingOf(carried) });
+  for (const carried of input.pendingSettlements ?? []) {
+    waitingSettlements.push({ batchId: carried.batchId, trades: settlingOf(carried), ...(carried.found ? { found: true } : {}) });
+  }
   // Started cold in a market that traded: what a terminated run wrote and never settled.
   if (input.counters === undefined && state.counters !== null && patched(RECOVER_PENDING_SETTLEMENTS)) {
     for (const found of await db.loadPendingSettlements({ marketKey: key })) {
@@ -664,7 +667,9 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   if (queued.size > maxPending) log.warn('hand-offs left to the sweeper', { market: key, carried: maxPending, left: queued.size - maxPending });
   // A quiet run's waiting batches (all written) are settled by the next run, under the same ids.
   const pendingSettlements = carries
-    ? waitingSettlements.map((b) => ({ batchId: b.batchId, trades: b.trades.map((t): [string, string] => [t.tradeId, t.taker.orderHash]) }))
+    ? waitingSettlements.map((b): CarriedSettlement => ({
+      batchId: b.batchId, trades: b.trades.map((t): [string, string] => [t.tradeId, t.taker.orderHash]), ...(b.found ? { found: true } : {}),
+    }))
     : [];
   const resting = carriesResting && book.restingCount <= (input.maxCarriedResting ?? MAX_CARRIED_RESTING) ? book.restingHashes() : undefined;
   await continueAsNew<typeof marketWorkflow>({

@@ -10,6 +10,8 @@ import type { FillRecord } from './collections';
 export interface CarriedSettlement {
   batchId: string;
   trades: [string, string][];
+  /** Found from its fills (a child may be settling it already): carried over as found, never joined. */
+  found?: boolean;
 }
 
 /** Most trades one lookup returns (~150 bytes each in the run's history: ~750 KB, far below 2 MB). */

@@ -450,12 +450,13 @@ describe('matching recovery', () => {
     await h.client.workflow.getHandle(settlementWorkflowId(stopped)).terminate('test: lose a settlement after its send');
     const handle = h.client.workflow.getHandle(marketWorkflowId(market));
     await handle.terminate('test: lose the run and the trades it holds');
-    // The next hand-off starts a run cold. It finds the three batches: it starts the waiting one,
+    // The next hand-off (a trade of its own) starts a run cold. It finds the three batches: it starts the waiting one,
     // starts the stopped one again (which finds its match on chain instead of sending it twice),
     // and leaves the one under way to its child.
-    const [late] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 10, size: '1' }]);
-    await matcher.submit(market, [late.order_hash]);
-    await eventually(async () => (await h.collections.orders.findOne({ order_hash: late.order_hash }))?.handoff === 'ACCEPTED', 20_000, 'late order placed');
+    const late = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 50, size: '1' }, { wallet: wallet(), side: 'BUY', price: 50, size: '1' }]);
+    await matcher.submit(market, late.map((o) => o.order_hash));
+    all.push(...late);
+    await eventually(async () => (await h.collections.orders.findOne({ order_hash: late[1].order_hash }))?.status === 'MATCHED', 20_000, 'the new run matches');
     await eventually(async () => started(waiting[0]), 20_000, 'the waiting batch started');
     await eventually(async () => (await h.client.workflow.getHandle(settlementWorkflowId(stopped)).describe()).status.name === 'RUNNING', 20_000, 'the stopped batch started again');
     expect((await h.client.workflow.getHandle(settlementWorkflowId(underWay)).describe()).status.name).toBe('RUNNING');
@@ -467,7 +468,8 @@ describe('matching recovery', () => {
     } finally {
       h.chain.hold = true;
     }
-    // (A second send of the stopped batch's match would have reverted, FakeChain as the exchange: FAILED fills.)
+    // Ten orders FILLED: the new run's own trade settled beside the found batches. (A second send of
+    // the stopped batch's match would have reverted, FakeChain as the exchange: FAILED fills.)
     expect(await h.collections.fills.countDocuments({ condition_id: market.condition_id, settlement_status: { $ne: 'CONFIRMED' } })).toBe(0);
     await saveHistory(h, marketWorkflowId(market), 'market-recover-pending-settlements.json', next.runId);
   });
