@@ -5,8 +5,7 @@
  * exactly one winner. Each step ends with ONE idempotent bulk-write activity. The book is rebuilt
  * from MongoDB at the start of every run (first start and after continue-as-new).
  */
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
   allHandlersFinished, ApplicationFailure, type ChildWorkflowOptions, condition, continueAsNew, log, ParentClosePolicy, patched, proxyActivities,
   proxyLocalActivities, setHandler, sleep, startChild,
