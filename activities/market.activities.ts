@@ -14,7 +14,7 @@ import { formatCanonical } from '../src/money';
 import { bulk, insertNew } from '../src/db/bulk-writes';
 import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { LoadedOrders } from '../src/matching/loaded-orders';
-import { batchesOfPendingTakerFills, type CarriedSettlement } from '../src/matching/pending-settlements';
+import { batchesOfPendingTakerFills, type PendingSettlementsPage } from '../src/matching/pending-settlements';
 import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
 import { decisionOf, fitsBatch, normalBatch, sameDecision, type StepDecision } from '../src/matching/step-journal';
 import {
@@ -92,15 +92,14 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
   /**
    * The market's settlement batches with taker fills still PENDING: a run started cold (after its
    * previous run was terminated) starts those no child is settling (src/matching/pending-settlements.ts).
-   * A query by market and status: a scan of the fills on FerretDB, made only by such a run.
+   * A query by market and status: a scan of the fills on FerretDB, made only by such a run. One
+   * page at a time, from the batch whose first trade is numbered `from`.
    */
-  async function loadPendingSettlements(q: { marketKey: string }): Promise<CarriedSettlement[]> {
+  async function loadPendingSettlements(q: { marketKey: string; from: number }): Promise<PendingSettlementsPage> {
     const fills = await c.fills
       .find({ market_key: q.marketKey, role: 'taker', settlement_status: 'PENDING' }, { projection: { trade_id: 1, order_hash: 1, settlement_batch: 1 } })
       .toArray();
-    const { batches, left } = batchesOfPendingTakerFills(fills);
-    if (left > 0) logger.warn({ market: q.marketKey, left }, 'pending settlements beyond one lookup: the next cold start takes them');
-    return batches;
+    return batchesOfPendingTakerFills(fills, q.from);
   }
 
   /**

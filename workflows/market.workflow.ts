@@ -16,7 +16,7 @@ import { Engine, isEngineError, SNAPSHOT_VERSION, type EngineEvent, type EngineO
 import { foldEvents } from '../src/matching/batch-write';
 import { placeablesOf } from '../src/matching/payloads';
 import { marketKeyOf, settlementBatchIdOf, settlementWorkflowId } from '../src/matching/market-ids';
-import type { CarriedSettlement } from '../src/matching/pending-settlements';
+import type { CarriedSettlement, PendingSettlementsPage } from '../src/matching/pending-settlements';
 import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, RestingOrderRow, RestingPage, SettlementInput, StepInputs, TradeWrite } from '../src/matching/payloads';
 import type { MarketActivities } from '../activities/market.activities';
 import { DB_STEP, DB_STEP_LOCAL } from './activity-presets';
@@ -610,8 +610,10 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
   // Started cold in a market that traded: what a terminated run wrote and never settled.
   if (input.counters === undefined && state.counters !== null && patched(RECOVER_PENDING_SETTLEMENTS)) {
-    for (const found of await db.loadPendingSettlements({ marketKey: key })) {
-      waitingSettlements.push({ batchId: found.batchId, trades: settlingOf(found), found: true });
+    for (let from: number | null = 0; from !== null;) {
+      const page: PendingSettlementsPage = await db.loadPendingSettlements({ marketKey: key, from });
+      for (const found of page.batches) waitingSettlements.push({ batchId: found.batchId, trades: settlingOf(found), found: true });
+      from = page.next;
     }
   }
   startWaitingSettlements();

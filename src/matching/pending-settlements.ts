@@ -14,7 +14,7 @@ export interface CarriedSettlement {
   found?: boolean;
 }
 
-/** Most trades one lookup returns (~150 bytes each in the run's history: ~750 KB, far below 2 MB). */
+/** Most trades one page returns (~150 bytes each in the run's history: ~750 KB, far below 2 MB). */
 export const MAX_FOUND_TRADES = 5_000;
 
 /** A trade's sequence number in its market (trade ids are `{market key}:{seq}`). */
@@ -22,15 +22,22 @@ function tradeSeqOf(tradeId: string): number {
   return Number(tradeId.slice(tradeId.lastIndexOf(':') + 1));
 }
 
+/** One page of found batches; `next`: the first trade number of the batches after it (null: none). */
+export interface PendingSettlementsPage {
+  batches: CarriedSettlement[];
+  next: number | null;
+}
+
 /**
- * The batches of `fills` (taker fills still PENDING), each with its trades in trade order, oldest
- * batch first: the oldest whole batches up to `maxTrades` trades in all (the first whatever its
- * size); `left` counts the trades of the batches after them.
+ * The batches of `fills` (taker fills still PENDING) whose first trade is numbered `from` or later,
+ * each with its trades in trade order, oldest batch first: as many whole batches as fit in
+ * `maxTrades` trades (the first whatever its size), and where the next page starts.
  */
 export function batchesOfPendingTakerFills(
   fills: Pick<FillRecord, 'trade_id' | 'order_hash' | 'settlement_batch'>[],
+  from = 0,
   maxTrades = MAX_FOUND_TRADES,
-): { batches: CarriedSettlement[]; left: number } {
+): PendingSettlementsPage {
   const byBatch = new Map<string, [string, string][]>();
   for (const f of fills) {
     if (!f.settlement_batch) continue; // written before fills named their batch
@@ -38,18 +45,16 @@ export function batchesOfPendingTakerFills(
     trades.push([f.trade_id, f.order_hash]);
     byBatch.set(f.settlement_batch, trades);
   }
-  const all = [...byBatch].map(([batchId, trades]) => ({ batchId, trades: trades.sort((a, b) => tradeSeqOf(a[0]) - tradeSeqOf(b[0])) }));
-  all.sort((a, b) => tradeSeqOf(a.trades[0][0]) - tradeSeqOf(b.trades[0][0]));
+  const all = [...byBatch]
+    .map(([batchId, trades]) => ({ batchId, trades: trades.sort((a, b) => tradeSeqOf(a[0]) - tradeSeqOf(b[0])) }))
+    .filter((b) => tradeSeqOf(b.trades[0][0]) >= from)
+    .sort((a, b) => tradeSeqOf(a.trades[0][0]) - tradeSeqOf(b.trades[0][0]));
   const batches: CarriedSettlement[] = [];
   let taken = 0;
-  let left = 0;
   for (const b of all) {
-    // The oldest batches, as many whole ones as fit (the first always): the rest wait, in order.
-    if (left > 0 || (batches.length > 0 && taken + b.trades.length > maxTrades)) left += b.trades.length;
-    else {
-      batches.push(b);
-      taken += b.trades.length;
-    }
+    if (batches.length > 0 && taken + b.trades.length > maxTrades) return { batches, next: tradeSeqOf(b.trades[0][0]) };
+    batches.push(b);
+    taken += b.trades.length;
   }
-  return { batches, left };
+  return { batches, next: null };
 }
