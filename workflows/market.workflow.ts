@@ -161,6 +161,16 @@ const CARRIED_RESTING_PAGE = 1_000;
  * had not started: their fills stayed PENDING and their orders MATCHED.
  */
 export const RECOVER_PENDING_SETTLEMENTS = 'recover-pending-settlements';
+/**
+ * Patch id (workflow versioning): a placement batch leaves out the hashes this run has taken
+ * already, and a batch left empty runs no step. Copies come from the sweeper, which hands over
+ * again every order not taken within seconds: after a worker restart, the orders of the outage
+ * were sent again while the market worked off its backlog (6,110 hashes in 23 hand-offs for a
+ * ~15 s outage, docs/benchmarks.md Finding 47), and each copy cost a step a load and a slot.
+ */
+export const DEDUPED_HANDOFFS = 'deduped-handoffs';
+/** Hashes a run remembers as taken, newest kept (~70 bytes each). */
+const REMEMBERED_TAKEN = 20_000;
 const DEFAULT_HISTORY_LIMIT = 4_000;
 const STATUSES: readonly MarketStatus[] = ['OPEN', 'CLOSED', 'RESOLVED', 'PAUSED', 'SEEDING'];
 
@@ -443,7 +453,11 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     // A step claimed by a lost attempt of this task is decided over the same hashes at the same time.
     const at = load.decided?.at ?? Date.now();
     const hashes = load.decided ? batch.slice(0, load.decided.count) : batch;
-    if (hashes.length < batch.length) queue.unshift({ kind: 'place', hashes: batch.slice(hashes.length) });
+    if (hashes.length < batch.length) {
+      // Not this step's after all: they are taken again later (DEDUPED_HANDOFFS must not skip them).
+      for (const h of batch.slice(hashes.length)) taken.delete(h);
+      queue.unshift({ kind: 'place', hashes: batch.slice(hashes.length) });
+    }
     const now = secondsOf(at);
     const events: EngineEvent[] = [];
     const placed = new Set<string>();
@@ -560,19 +574,33 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     if (next !== null && next <= nowSeconds()) await write(book.expire(nowSeconds()), new Set(), []);
   }
 
-  /** Takes the next command, merging consecutive placements into one batch. */
+  /** Hashes this run took (DEDUPED_HANDOFFS), oldest first, the newest REMEMBERED_TAKEN of them. */
+  const taken = new Set<string>();
+  const remember = (hash: string) => {
+    taken.add(hash);
+    if (taken.size > REMEMBERED_TAKEN) taken.delete(taken.values().next().value as string);
+  };
+  /**
+   * Takes the next command, merging consecutive placements into one batch (DEDUPED_HANDOFFS:
+   * without the hashes this run took already, possibly none).
+   */
   function take(): Command {
     const first = queue.shift()!;
     if (first.kind !== 'place') return first;
     const bound = patched(WIDE_PLACE_BATCH) ? MAX_PLACE_BATCH_WIDE : MAX_PLACE_BATCH;
-    const hashes = new Set(first.hashes);
-    while (queue.length > 0 && queue[0].kind === 'place' && hashes.size < bound) {
-      for (const h of (queue.shift() as { hashes: string[] }).hashes) hashes.add(h);
-    }
+    const skip = patched(DEDUPED_HANDOFFS) ? taken : undefined;
+    const hashes = new Set<string>();
+    const add = (list: string[]) => {
+      for (const h of list) if (!skip?.has(h)) hashes.add(h);
+    };
+    add(first.hashes);
+    while (queue.length > 0 && queue[0].kind === 'place' && hashes.size < bound) add((queue.shift() as { hashes: string[] }).hashes);
     const all = [...hashes];
     // Anything beyond the batch bound goes back to the front, in order.
     if (all.length > bound) queue.unshift({ kind: 'place', hashes: all.slice(bound) });
-    return { kind: 'place', hashes: all.slice(0, bound) };
+    const batch = all.slice(0, bound);
+    if (skip) for (const h of batch) remember(h);
+    return { kind: 'place', hashes: batch };
   }
 
   const wantsNewRun = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
@@ -595,7 +623,9 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   };
 
   async function run(command: Command): Promise<void> {
-    if (command.kind === 'place') await place(command.hashes);
+    if (command.kind === 'place') {
+      if (command.hashes.length > 0) await place(command.hashes); // empty: only copies of taken hashes
+    }
     else if (command.kind === 'cancel') results[command.id] = await cancel(command.request);
     else if (command.kind === 'remove') await remove(command.request);
     else results[command.id] = await changeStatus(command.change);
@@ -656,12 +686,15 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     await condition(() => allHandlersFinished() || awaitsAnswer());
     if (!awaitsAnswer()) break;
   }
-  // Each hash once (hand-offs sent again by the sweeper repeat them), in arrival order, bounded.
+  // Each hash once (the sweeper's copies repeat them), none this run took, in arrival order, bounded.
   const queued = new Set<string>();
   const pendingRemovals: RemoveOrders[] = [];
   for (const c of queue) {
-    if (c.kind === 'place') for (const h of c.hashes) queued.add(h);
-    else if (c.kind === 'remove') pendingRemovals.push(c.request);
+    if (c.kind === 'place') {
+      for (const h of c.hashes) if (!taken.has(h)) queued.add(h);
+    } else if (c.kind === 'remove') {
+      pendingRemovals.push(c.request);
+    }
   }
   const maxPending = input.maxCarriedPending ?? MAX_CARRIED_PENDING;
   const pending = [...queued].slice(0, maxPending);

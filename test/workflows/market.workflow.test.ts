@@ -273,6 +273,48 @@ describe('market workflow', () => {
     await saveHistory(h, marketWorkflowId(market), 'market-expiry.json');
   });
 
+  test('when hashes the run took come again, then no step loads them again, and a new order among them is placed', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const [first, second] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 20, size: '1' }, { wallet: wallet(), side: 'BUY', price: 21, size: '1' }]);
+    await matcher.submit(market, [first.order_hash]);
+    await eventually(async () => (await order(first.order_hash))?.handoff === 'ACCEPTED');
+    const loads = async () => {
+      let n = 0;
+      for (const e of (await handle.fetchHistory()).events ?? []) {
+        const data = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+        if (data && Buffer.from(data).toString().includes('"activity_type":"loadOrdersForPlacement"')) n += 1;
+      }
+      return n;
+    };
+    /** Every signal so far was taken in by a workflow task that completed (so its step, if any, is in the history). */
+    const takenIn = async () => {
+      const events = (await handle.fetchHistory()).events ?? [];
+      let lastCompleted = -1;
+      let lastSignal = -1;
+      events.forEach((e, i) => {
+        if (e.workflowTaskCompletedEventAttributes) lastCompleted = i;
+        if (e.workflowExecutionSignaledEventAttributes) lastSignal = i;
+      });
+      return lastCompleted > lastSignal;
+    };
+    const before = await loads();
+    // Copies, as the sweeper sends for orders a market takes late: one signal each, each taken in on its own.
+    for (let i = 0; i < 3; i++) {
+      await matcher.submit(market, [first.order_hash]);
+      await eventually(takenIn, 20_000, 'the copy taken in');
+    }
+    await matcher.submit(market, [first.order_hash, second.order_hash]);
+    await eventually(async () => (await order(second.order_hash))?.handoff === 'ACCEPTED');
+    await eventually(async () => (await handle.query(marketViewQuery)).queued === 0);
+    // One load, for the new order's step; the copies alone ran none.
+    expect((await loads()) - before).toBe(1);
+    const view = await handle.query(marketViewQuery);
+    expect(view.resting).toBe(2);
+    await saveHistory(h, marketWorkflowId(market), 'market-deduped-handoffs.json');
+  });
+
   test('when many submits race, then they are coalesced into few signals and each order is placed once', async () => {
     const market = newMarket();
     await insertMarket(db(), market);
