@@ -624,9 +624,9 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
 
   async function run(command: Command): Promise<void> {
     if (command.kind === 'place') {
-      if (command.hashes.length > 0) await place(command.hashes); // empty: only copies of taken hashes
-    }
-    else if (command.kind === 'cancel') results[command.id] = await cancel(command.request);
+      // An empty one held only copies of hashes this run took (DEDUPED_HANDOFFS): no step.
+      if (command.hashes.length > 0) await place(command.hashes);
+    } else if (command.kind === 'cancel') results[command.id] = await cancel(command.request);
     else if (command.kind === 'remove') await remove(command.request);
     else results[command.id] = await changeStatus(command.change);
     await expire();
