@@ -7,11 +7,13 @@
  * continues as new, and submits then wait (the orders are durable and marked meanwhile).
  */
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey } from '@temporalio/common';
+import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey, type Duration } from '@temporalio/common';
 import type { CancelOutcome, HandoffHolder, MarketMatcher, MarketRef } from '../contracts/market-matcher';
 import { marketKeyOf, marketWorkflowId } from '../matching/market-ids';
 import type { MarketStatus } from '../matching/payloads';
-import { cancelOrdersUpdate, setMarketStatusUpdate, submitOrdersSignal, type MarketWorkflowInput, type StatusResult } from '../../workflows/definitions';
+import {
+  cancelOrdersUpdate, MARKET_WORKFLOW_TASK_TIMEOUT, setMarketStatusUpdate, submitOrdersSignal, type MarketWorkflowInput, type StatusResult,
+} from '../../workflows/definitions';
 import type { marketWorkflow } from '../../workflows/market.workflow';
 
 /** Hashes per signal: ~70 bytes each, so a signal stays far below the 2 MB payload limit. */
@@ -53,6 +55,8 @@ export interface MarketMatcherOptions {
    * of hand-off for fewer, fuller steps.
    */
   lingerMs?: number;
+  /** The workflow task timeout a market's workflow starts with; default MARKET_WORKFLOW_TASK_TIMEOUT. */
+  workflowTaskTimeout?: Duration;
 }
 
 export function createMarketMatcherClient(client: Client, taskQueue: string, options: MarketMatcherOptions = {}): MarketMatcherClient {
@@ -68,6 +72,7 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
       args: [{ ...options.workflowInput, market: ref }] as [MarketWorkflowInput],
       typedSearchAttributes: new TypedSearchAttributes([{ key: MarketIdKey, value: marketKeyOf(ref) }]),
       memo: { chain_id: ref.chain_id, condition_id: ref.condition_id },
+      workflowTaskTimeout: options.workflowTaskTimeout ?? MARKET_WORKFLOW_TASK_TIMEOUT,
     };
   };
 

@@ -273,6 +273,15 @@ describe('market workflow', () => {
     await saveHistory(h, marketWorkflowId(market), 'market-expiry.json');
   });
 
+  test('when a market workflow starts, then its workflow tasks may take 30 s (a worker taking it over replays the whole run in one)', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [o] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 20, size: '1' }]);
+    await matcher.submit(market, [o.order_hash]);
+    const described = await h.client.workflow.getHandle(marketWorkflowId(market)).describe();
+    expect(Number(described.raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(30);
+  });
+
   test('when hashes the run took come again, then no step loads them again, and a new order among them is placed', async () => {
     const market = newMarket();
     await insertMarket(db(), market);

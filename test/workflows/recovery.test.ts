@@ -190,6 +190,8 @@ describe('matching recovery', () => {
       });
       expect(view.resting).toBe(6);
       expect(await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'OPEN', book_added_at: { $ne: null } })).toBe(6);
+      // The next run kept the first one's workflow task timeout (continue-as-new inherits it).
+      expect(Number((await handle.describe()).raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds)).toBe(30);
     } finally {
       await own.close();
     }
