@@ -87,8 +87,9 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
   const chainId = input.market.chain_id;
   const results = new Map<string, SettlementResult>();
   let pending = groups;
+  // A batch found again from its fills asks the chain before its first send too.
+  const recheck = input.found ? { recheck: true } : {};
   for (let attempt = 1; pending.length > 0; attempt++) {
-    const recheck = input.found ? { recheck: true } : {};
     const both = twoStages ? await waits.sendAndAwaitReceipts({ market: input.market, groups: pending, attempt, ...recheck }) : null;
     const sent = both?.sent ?? (await chain.sendSettlements({ market: input.market, groups: pending, attempt, ...recheck }));
     const again: SettlementGroup[] = [];
