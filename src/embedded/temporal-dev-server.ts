@@ -13,6 +13,28 @@ import { waitForPort } from './free-port';
  */
 const SQLITE_DURABILITY = ['journal_mode=wal', 'synchronous=normal'];
 
+/**
+ * Signals the server keeps for a workflow while one of its tasks is under way
+ * (`history.maximumBufferedEventsBatch`, 100 by default). Past it the server fails the task under
+ * way and its work is lost. A worker taking a busy market over replays the run's whole history in
+ * one task (seconds), while the API keeps handing orders over: at 100 that first task was failed
+ * and the market matched nothing for ~15 s (docs/benchmarks.md, Finding 47). The size bound
+ * (`history.maximumBufferedEventsSizeInBytes`, 2 MiB) still holds; a hand-off carries at most 500
+ * hashes (~35 KB). A real cluster needs the same setting (docs/foundation.md).
+ */
+export const SIGNALS_BUFFERED_PER_TASK = 2_000;
+
+/**
+ * The server settings the service relies on. The compose server reads the same values from
+ * deploy/temporal/dynamicconfig.yaml (a test keeps the two in step).
+ */
+export const TEMPORAL_DYNAMIC_CONFIG: Readonly<Record<string, number>> = {
+  // Many signals per market workflow: let the server keep up with a busy book.
+  'frontend.rps': 10_000,
+  'frontend.namespaceRPS': 10_000,
+  'history.maximumBufferedEventsBatch': SIGNALS_BUFFERED_PER_TASK,
+};
+
 export interface TemporalDevServer {
   address: string;
   uiUrl?: string;
@@ -40,8 +62,7 @@ export async function startTemporalDevServer(options: {
   if (options.dbFile) args.push('--db-filename', options.dbFile, ...SQLITE_DURABILITY.flatMap((p) => ['--sqlite-pragma', p]));
   if (options.namespace !== 'default') args.push('--namespace', options.namespace);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
-  // Many signals per market workflow: let the dev server keep up with a busy book.
-  args.push('--dynamic-config-value', 'frontend.rps=10000', '--dynamic-config-value', 'frontend.namespaceRPS=10000');
+  for (const [key, value] of Object.entries(TEMPORAL_DYNAMIC_CONFIG)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const process = startManagedProcess({ name: 'temporal', command: binary, args, logFile: join(options.logDir, 'temporal.log'), tiedToParent: options.tiedToParent });
   try {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { TEMPORAL_DYNAMIC_CONFIG } from '../../src/embedded/temporal-dev-server';
 
 const root = join(__dirname, '..', '..');
 
@@ -31,5 +32,14 @@ describe('docker-compose deployment', () => {
       expect(env.MONGODB_URI).toContain('mongodb:27017');
       expect(env.TEMPORAL_ADDRESS).toBe('temporal:7233');
     }
+  });
+
+  it('when the compose Temporal server starts, then it reads the dynamic config the embedded server is started with', () => {
+    const temporal = compose.services.temporal as { environment?: Record<string, string>; volumes?: string[] };
+    const path = temporal.environment?.DYNAMIC_CONFIG_FILE_PATH ?? '';
+    const mount = (temporal.volumes ?? []).find((v) => v.split(':')[1] === `/etc/temporal/${path}`);
+    expect(mount).toBeDefined();
+    const file = parse(readFileSync(join(root, mount!.split(':')[0]), 'utf8')) as Record<string, { value: unknown }[]>;
+    for (const [key, value] of Object.entries(TEMPORAL_DYNAMIC_CONFIG)) expect([key, file[key]?.[0]?.value]).toEqual([key, value]);
   });
 });
