@@ -13,6 +13,7 @@ import { createRealtimePublisher } from '../src/gateway';
 import { createChainSettlement } from '../src/settlement/chain-settlement';
 import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';
 import { createMarketMatcherClient } from '../src/temporal/market-matcher.client';
+import { workflowStackTraces } from '../src/temporal/workflow-stack-traces';
 
 /**
  * The worker process: runs every workflow and activity on the service's task queue, and the
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   });
   const sweeper = startHandoffSweeper({ collections, matcher, logger });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, workflowStackTraces: workflowStackTraces() }, 'worker running');
   try {
     await Promise.all([worker.run(), settlementWorker.run()]);
   } finally {

@@ -75,6 +75,11 @@ export const ENV_SPEC = {
   TEMPORAL_ADDRESS: { parse: hostPort, description: 'External Temporal frontend host:port; unset starts the embedded dev server' },
   TEMPORAL_NAMESPACE: { parse: text, default: 'default', description: 'Temporal namespace' },
   TEMPORAL_TASK_QUEUE: { parse: text, default: 'predex', description: 'Task queue of the worker (settlement activities use `{queue}-settlement`)' },
+  WORKFLOW_STACK_TRACES: {
+    parse: bool,
+    default: false,
+    description: 'true keeps the Temporal SDK\'s stack-trace recording in the worker\'s workflow threads (the UI\'s Stack Trace tab); off by default, it was half the CPU of replaying a market (docs/matching.md)',
+  },
   SETTLEMENT_ACTIVITY_SLOTS: {
     parse: positiveInt,
     default: 4,

@@ -19,10 +19,12 @@ export class ChildService {
     private readonly env: NodeJS.ProcessEnv,
     private readonly onGiveUp: (reason: string) => void,
     private readonly log: (line: string) => void,
+    /** Node options before the script, e.g. a `--require` preload. */
+    private readonly nodeArgs: string[] = [],
   ) {}
 
   start(): void {
-    const child = spawn(process.execPath, [this.script], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    const child = spawn(process.execPath, [...this.nodeArgs, this.script], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
     this.child = child;
     child.once('exit', (code, signal) => {
       if (this.stopping) return;

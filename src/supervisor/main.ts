@@ -109,7 +109,9 @@ async function main(): Promise<void> {
       void stopAll(1);
     };
     const distRoot = resolve(__dirname, '..', '..');
-    const worker = new ChildService('worker', join(distRoot, 'workers', 'main.js'), env, giveUp, log);
+    // The preload keeps the SDK's stack-trace promise hook out of the workflow threads (docs/matching.md).
+    const workerPreload = ['--require', join(distRoot, 'src', 'temporal', 'no-workflow-stack-traces.js')];
+    const worker = new ChildService('worker', join(distRoot, 'workers', 'main.js'), env, giveUp, log, workerPreload);
     const api = new ChildService('api', join(distRoot, 'src', 'api', 'main.js'), env, giveUp, log);
     services.push(worker, api);
     await assertPortFree(config.HOST, config.PORT, 'API');

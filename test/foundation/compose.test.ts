@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_DYNAMIC_CONFIG } from '../../src/embedded/temporal-dev-server';
@@ -41,5 +41,13 @@ describe('docker-compose deployment', () => {
     expect(mount).toBeDefined();
     const file = parse(readFileSync(join(root, mount!.split(':')[0]), 'utf8')) as Record<string, { value: unknown }[]>;
     for (const [key, value] of Object.entries(TEMPORAL_DYNAMIC_CONFIG)) expect([key, file[key]?.[0]?.value]).toEqual([key, value]);
+  });
+
+  it('when the worker runs in compose, then it preloads what the supervisor preloads: no workflow stack traces', () => {
+    const command = compose.services.worker.command as string[];
+    const preload = command[command.indexOf('--require') + 1] ?? '';
+    expect(preload).toBe('./dist/src/temporal/no-workflow-stack-traces.js');
+    expect(existsSync(join(root, preload.replace('./dist/', '').replace(/\.js$/, '.ts')))).toBe(true);
+    expect(command[command.length - 1]).toBe('dist/workers/main.js');
   });
 });
