@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
@@ -14,6 +15,7 @@ import { createChainSettlement } from '../src/settlement/chain-settlement';
 import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';
 import { createMarketMatcherClient } from '../src/temporal/market-matcher.client';
 import { workflowStackTraces } from '../src/temporal/workflow-stack-traces';
+import { WORKFLOW_BUNDLE_FILE, workflowCodeFor } from '../src/temporal/workflow-bundle';
 
 /**
  * The worker process: runs every workflow and activity on the service's task queue, and the
@@ -38,11 +40,15 @@ async function main(): Promise<void> {
   // The sweeper's hand-offs: held by a market's workflow while it continues as new, like the API's.
   const matcher = createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE);
   const activities = createActivities({ db, logger, chain, publisher, handoffs: matcher });
+  // The bundle `npm run build` made, if it still matches the workflow files (src/temporal/workflow-bundle.ts).
+  const code = workflowCodeFor(require.resolve('../workflows'), join(__dirname, '..', WORKFLOW_BUNDLE_FILE));
+  // A built worker always has its bundle: bundling at start costs every restart ~2 s, so say why.
+  if (!code.prebuilt) logger.warn({ reason: code.reason }, 'bundling the workflow code at start');
   const worker = await Worker.create({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    workflowsPath: require.resolve('../workflows'),
+    ...(code.prebuilt ? { workflowBundle: code.workflowBundle } : { workflowsPath: code.workflowsPath }),
     activities,
     // Most running activities are settlement waits (receipt and confirmation polls, asleep between
     // polls); at the SDK's default of 100 slots they queued the market steps' own activities behind
@@ -59,7 +65,7 @@ async function main(): Promise<void> {
   });
   const sweeper = startHandoffSweeper({ collections, matcher, logger });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, workflowStackTraces: workflowStackTraces() }, 'worker running');
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, workflowStackTraces: workflowStackTraces(), prebuiltWorkflowBundle: code.prebuilt }, 'worker running');
   try {
     await Promise.all([worker.run(), settlementWorker.run()]);
   } finally {

@@ -3,6 +3,16 @@ import { ChildProcess, spawn } from 'node:child_process';
 const MAX_RESTARTS_PER_MINUTE = 5;
 
 /**
+ * Wait before restarting a child that exited on its own, by how many times it did so in the last
+ * minute (this one included): 250 ms, then 500 ms, 1 s, 2 s, 4 s. The first is short because a
+ * restarted worker's markets match nothing until it is back (docs/benchmarks.md, Finding 48); the
+ * doubling keeps a crash loop from spinning until the bound stops the tree.
+ */
+export function restartDelayMs(recentRestarts: number): number {
+  return 250 * 2 ** Math.max(0, recentRestarts - 1);
+}
+
+/**
  * A Node process of ours (API or worker) under supervision: its output goes to our terminal, and
  * an unexpected exit restarts it after a short back-off. It runs in its own process group so a
  * terminal Ctrl-C reaches only the supervisor, which then stops children in order. Restarts are bounded: a process that
@@ -37,7 +47,7 @@ export class ChildService {
       this.log(`${this.name} exited (${code ?? signal}); restarting`);
       setTimeout(() => {
         if (!this.stopping) this.start();
-      }, 1_000 * this.restarts.length);
+      }, restartDelayMs(this.restarts.length));
     });
   }
 

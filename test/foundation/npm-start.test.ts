@@ -79,6 +79,8 @@ describe('npm start (the whole service on embedded defaults)', () => {
     const first = await startService(env);
     expect(first.output()).toContain(`API          ${api}/v1`);
     expect(first.output()).toContain(`Temporal UI  http://${host}:${ports.ui}`);
+    // The worker loads the bundle `npm run build` made; it warns when it has to bundle at start.
+    expect(first.output()).not.toContain('bundling the workflow code at start');
     expect((await fetch(`${api}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${api}/readyz`)).json()).toEqual({ status: 'ready', checks: { mongodb: 'ok', temporal: 'ok', chain: 'ok' } });
     const chainId = await fetch(`http://${host}:${ports.chain}`, {
