@@ -65,6 +65,12 @@ export const SETTLEMENT_COALESCED = 'settlement-coalesced';
 export const MAX_SETTLING = 2;
 /** A waiting settlement batch takes further steps while below this many trades (bounds its input and memo). */
 export const MAX_SETTLEMENT_TRADES = 500;
+/**
+ * Taker orders a settlement's memo lists (the first ones; `takers_total` counts them all): 20 keep
+ * the memo under the 2 KB at which the SDK and the server warn, once per settlement. A batch of 500
+ * trades listed ~33 KB. Every fill names its batch (`settlement_batch`) for the rest.
+ */
+export const MEMO_TAKERS = 20;
 
 /**
  * Patch id (workflow versioning): a run due to continue as new first lets its settlement children
@@ -410,12 +416,13 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   /** One settlement child for `trades`: one group (one `matchOrders`) per taker order, side by side. */
   function startSettlementChild(batchId: string, trades: SettlingTrade[], found = false) {
     const groups = takerGroupsOf(trades);
-    // The memo lists the batch's taker orders (a search attribute value is limited to 2 KB, ~25
-    // hashes); OrderHash is the first taker, and each fill record names its batch (`settlement_batch`).
+    // The memo lists the batch's first taker orders (MEMO_TAKERS; a search attribute value is
+    // limited to 2 KB, ~25 hashes): OrderHash is the first taker, and each fill record names its
+    // batch (`settlement_batch`). The memo is not part of the command's determinism check.
     const takers = groups.map((g) => g[0].taker.orderHash);
     // Compact: no separate list of every trade, and each group's batch id follows from its first trade.
     return settlementChild(batchId, { groups: groups.map((g) => ({ tradeIds: g.map((t) => t.tradeId) })), ...(found ? { found } : {}) }, {
-      memo: { market: key, takers, trades: trades.length },
+      memo: { market: key, takers: takers.slice(0, MEMO_TAKERS), takers_total: takers.length, trades: trades.length },
       typedSearchAttributes: [{ key: MARKET_ID, value: key }, { key: ORDER_HASH, value: takers[0] }],
     });
   }

@@ -1,7 +1,9 @@
 import { marketKeyOf, marketWorkflowId, onchainCancelWorkflowId, settlementWorkflowId } from '../../src/matching/market-ids';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { startOnchainCancelWatch } from '../../src/temporal/onchain-cancel.client';
+import { temporal } from '@temporalio/proto';
 import { marketViewQuery } from '../../workflows/definitions';
+import { MEMO_TAKERS } from '../../workflows/market.workflow';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
 import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
@@ -231,6 +233,12 @@ describe('settlement and on-chain cancel workflows', () => {
     await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === 300, 60_000, 'all settled');
     const key = marketKeyOf(market);
     expect(h.chain.sent.filter((s) => s.batchId.startsWith(key)).length).toBe(150);
+    // One child for the step: its memo names the first takers and counts them all, under 2 KB.
+    const fill = await h.collections.fills.findOne({ order_hash: takers[0].order_hash });
+    const description = await h.client.workflow.getHandle(settlementWorkflowId(String(fill?.settlement_batch))).describe();
+    expect(description.memo).toEqual({ market: key, takers: takers.slice(0, MEMO_TAKERS).map((t) => t.order_hash), takers_total: 150, trades: 150 });
+    const memoBytes = temporal.api.common.v1.Memo.encode(description.raw.workflowExecutionInfo!.memo!).finish().length;
+    expect(memoBytes).toBeLessThan(2_048);
   });
 
   test('when the order is cancelled on chain, then the watch takes it off the book', async () => {
