@@ -11,11 +11,12 @@ const TICKS_PER_S = 100;
 
 /** A process's role in the service, from its command line. */
 function roleOf(cmdline: string): string {
-  if (cmdline.includes('ferretdb')) return 'ferretdb';
-  if (cmdline.includes('temporal')) return 'temporal';
+  // Our Node scripts first: the worker's command line also names its preload, under src/temporal/.
   if (cmdline.includes('workers/main')) return 'worker';
   if (cmdline.includes('api/main')) return 'api';
   if (cmdline.includes('supervisor/main')) return 'chain_and_supervisor';
+  if (cmdline.includes('ferretdb')) return 'ferretdb';
+  if (cmdline.includes('temporal')) return 'temporal';
   return 'other';
 }
 
