@@ -8,6 +8,7 @@
 import type { mongo } from 'mongoose';
 import type { OrderRecord } from '../contracts/order-record';
 import { coalescingLoader } from '../db/coalescing-loader';
+import { insertEach } from '../db/insert-each';
 import { handoffMarkers, markHandoffs } from '../matching/handoff-markers';
 import type { OrderModel } from './models';
 
@@ -25,12 +26,6 @@ export interface PlacementWrites {
   unmark(hashes: string[]): Promise<void>;
 }
 
-interface WriteError {
-  index?: number;
-  code?: number;
-  err?: { index?: number; code?: number };
-}
-
 export function createPlacementWrites(orders: OrderModel): PlacementWrites {
   const stored = coalescingLoader(async (hashes: readonly string[]) => {
     const found = await orders.find({ _id: { $in: [...new Set(hashes)] } }, { _id: 1, reserved_units: 1 }).lean();
@@ -41,22 +36,9 @@ export function createPlacementWrites(orders: OrderModel): PlacementWrites {
     await markHandoffs(handoffMarkers(orders.db.db as mongo.Db), [...records]);
     return records.map(() => true);
   });
-  const inserts = coalescingLoader(async (records: readonly OrderRecord[]) => {
-    const outcome: (boolean | Error)[] = records.map(() => true);
-    try {
-      await orders.insertMany(records.map((r) => ({ _id: r.order_hash, ...r })), { ordered: false, lean: true });
-    } catch (error) {
-      const writeErrors = (error as { writeErrors?: WriteError[] }).writeErrors;
-      if (!writeErrors) throw error;
-      for (const e of writeErrors) {
-        const index = e.index ?? e.err?.index;
-        if (index === undefined) throw error;
-        // A duplicate lost the unique-index race; any other error fails that order's request alone.
-        outcome[index] = (e.code ?? e.err?.code) === 11000 ? false : new Error(`order insert failed (code ${String(e.code ?? e.err?.code)})`);
-      }
-    }
-    return outcome;
-  });
+  // A duplicate lost the unique-index race; any other error fails that order's request alone.
+  const inserts = coalescingLoader((records: readonly OrderRecord[]) =>
+    insertEach(() => orders.insertMany(records.map((r) => ({ _id: r.order_hash, ...r })), { ordered: false, lean: true }), records.length, 'order'));
   return {
     stored: async (hashes) => {
       const found = await stored.loadMany(hashes);

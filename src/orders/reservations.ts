@@ -2,6 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { mongo } from 'mongoose';
 import type { OrderRecord } from '../contracts/order-record';
 import { AppError } from '../errors';
+import { coalescingLoader } from '../db/coalescing-loader';
+import { insertEach } from '../db/insert-each';
 import { findByIds } from '../matching/collections';
 import type { OrderModel } from './models/order.model';
 import type { ReservationHold, WalletReservationModel, WalletReservationRecord } from './models/wallet-reservation.model';
@@ -175,6 +177,15 @@ export class ReservationStore {
   private readonly lastHead = new Map<string, Head>();
   /** Per reservation key: changes waiting for the next version this process writes. */
   private readonly lanes = new Map<string, Lane>();
+  /**
+   * Versions of different keys (wallets, assets) written meanwhile go out as one unordered
+   * insert: a step's hold levels lower the holds of every wallet it touched, and single-order
+   * POSTs each write their wallet's version. Per version: inserted, or false when `key:N` was
+   * taken (another process wrote N first). A key's lane writes one version at a time, so a batch
+   * holds each key at most once.
+   */
+  private readonly versionInserts = coalescingLoader((records: readonly WalletReservationRecord[]) =>
+    insertEach(() => this.reservations.collection.insertMany(records as unknown as mongo.Document[], { ordered: false }), records.length, 'reservation version'));
 
   constructor(
     private readonly reservations: WalletReservationModel,
@@ -382,23 +393,21 @@ export class ReservationStore {
       // Whole for a key's first version and SNAPSHOT_EVERY versions after the last whole one, else changes only.
       const whole = head.version === 0 || version - head.base >= SNAPSHOT_EVERY;
       const base = whole ? version : head.base;
-      try {
-        // The driver's insert, not Model.create: hydrating and validating a mongoose document per
-        // write was a visible share of the API's CPU.
-        const record: WalletReservationRecord = {
-          _id: `${key}:${version}`,
-          key,
-          wallet: where.wallet.toLowerCase(),
-          chain_id: where.chainId,
-          asset: where.asset,
-          version,
-          base,
-          ...(whole ? { holds_json: JSON.stringify(next) } : { changes_json: JSON.stringify(draft.changes()) }),
-          created_at: this.clock(),
-        };
-        await this.reservations.collection.insertOne(record as unknown as mongo.Document);
-      } catch (error) {
-        if ((error as { code?: number }).code !== 11000) throw error;
+      // The driver's insert, not Model.create: hydrating and validating a mongoose document per
+      // write was a visible share of the API's CPU.
+      const record: WalletReservationRecord = {
+        _id: `${key}:${version}`,
+        key,
+        wallet: where.wallet.toLowerCase(),
+        chain_id: where.chainId,
+        asset: where.asset,
+        version,
+        base,
+        ...(whole ? { holds_json: JSON.stringify(next) } : { changes_json: JSON.stringify(draft.changes()) }),
+        created_at: this.clock(),
+      };
+      // Rejects on any error but a taken `key:N`, which answers false.
+      if (!(await this.versionInserts.load(record))) {
         await sleep(Math.floor(Math.random() * Math.min(20, 2 * (attempt + 1))));
         head = await this.findHead(key, version);
         continue;

@@ -194,6 +194,37 @@ describe('balances, reservations and amount math', () => {
     expect(await store.held(wallet, 56, collateralAsset(COLLATERAL))).toBe(30n * ONE);
   });
 
+  test('when versions of eight wallets are written at once, then they go out as one insert, and a taken version of one of them is retried on its own', async () => {
+    const store = h.orders.context.reservationStore;
+    const owners = Array.from({ length: 8 }, () => freshOwner());
+    const reserve = (owner: (typeof owners)[number]['owner'], i: number) => store.reserve({ ...owner, available: 30n * ONE, items: [{ order_hash: orderHash(i), units: 5n * ONE }] });
+    // Version 1 of each key: this process now knows every key's newest version (no read first).
+    await Promise.all(owners.map(({ owner }, i) => reserve(owner, i)));
+    // Another process takes version 2 of the last wallet's key first, with a hold of its own.
+    const contested = owners[7];
+    const at = new Date().toISOString();
+    await h.orders.context.models.reservations.collection.insertOne({
+      _id: `${contested.key}:2`, key: contested.key, wallet: contested.wallet, chain_id: 56, asset: contested.owner.asset, version: 2, base: 2,
+      holds_json: JSON.stringify({ [orderHash(7)]: { units: (5n * ONE).toString(), at }, [orderHash(77)]: { units: (10n * ONE).toString(), at } }), created_at: new Date(),
+    } as never);
+    const insertMany = jest.spyOn(h.orders.context.models.reservations.collection, 'insertMany');
+    try {
+      const outcomes = await Promise.all(owners.map(({ owner }, i) => reserve(owner, 100 + i)));
+      expect(outcomes.map((o) => o.accepted.size)).toEqual(Array(8).fill(1));
+      // One command for the eight versions 2; the contested key's retry (its version 3) alone after it.
+      expect(insertMany.mock.calls.map(([docs]) => (docs as unknown[]).length)).toEqual([8, 1]);
+    } finally {
+      insertMany.mockRestore();
+    }
+    for (const { wallet, key } of owners.slice(0, 7)) {
+      expect(await h.orders.context.models.reservations.countDocuments({ key })).toBe(2);
+      expect(await store.held(wallet, 56, collateralAsset(COLLATERAL))).toBe(10n * ONE);
+    }
+    // The retry folded onto the other process's version: its hold is kept beside ours.
+    expect(await h.orders.context.models.reservations.countDocuments({ key: contested.key })).toBe(3);
+    expect(await store.held(contested.wallet, 56, collateralAsset(COLLATERAL))).toBe(20n * ONE);
+  });
+
   test('when reserves and lowers of one key arrive in one tick, then one version carries them all, in arrival order', async () => {
     const store = h.orders.context.reservationStore;
     const { wallet, owner, key } = freshOwner();
