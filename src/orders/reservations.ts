@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { mongo } from 'mongoose';
 import type { OrderRecord } from '../contracts/order-record';
 import { AppError } from '../errors';
-import { coalescingLoader } from '../db/coalescing-loader';
+import { sameTickLoader } from '../db/coalescing-loader';
 import { insertEach } from '../db/insert-each';
 import { findByIds } from '../matching/collections';
 import type { OrderModel } from './models/order.model';
@@ -178,13 +178,15 @@ export class ReservationStore {
   /** Per reservation key: changes waiting for the next version this process writes. */
   private readonly lanes = new Map<string, Lane>();
   /**
-   * Versions of different keys (wallets, assets) written meanwhile go out as one unordered
-   * insert: a step's hold levels lower the holds of every wallet it touched, and single-order
-   * POSTs each write their wallet's version. Per version: inserted, or false when `key:N` was
-   * taken (another process wrote N first). A key's lane writes one version at a time, so a batch
-   * holds each key at most once.
+   * Versions of different keys (wallets, assets) written in the same tick go out as one unordered
+   * insert: a step's hold levels lower the holds of every wallet it touched at once. Per version:
+   * inserted, or false when `key:N` was taken (another process wrote N first). A key's lane writes
+   * one version at a time, so a batch holds each key at most once. Same tick only, not the group
+   * commit of the order inserts: waiting for the insert in flight put another wallet's write
+   * (a whole snapshot, at times) in front of a reservation, and the batched requests' p99 rose in
+   * four pairs of runs out of four (docs/benchmarks.md, Finding 49).
    */
-  private readonly versionInserts = coalescingLoader((records: readonly WalletReservationRecord[]) =>
+  private readonly versionInserts = sameTickLoader((records: readonly WalletReservationRecord[]) =>
     insertEach(() => this.reservations.collection.insertMany(records as unknown as mongo.Document[], { ordered: false }), records.length, 'reservation version'));
 
   constructor(

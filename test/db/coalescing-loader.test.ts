@@ -1,4 +1,4 @@
-import { coalescingLoader } from '../../src/db/coalescing-loader';
+import { coalescingLoader, sameTickLoader } from '../../src/db/coalescing-loader';
 
 describe('coalescingLoader (group commit of concurrent calls)', () => {
   it('when calls arrive while a batch is in flight, then they go out together as the next batch, after it', async () => {
@@ -46,5 +46,27 @@ describe('coalescingLoader (group commit of concurrent calls)', () => {
     await Promise.all(Array.from({ length: 7 }, (_, i) => loader.load(i)));
     expect(Math.max(...sizes)).toBeLessThanOrEqual(3);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(7);
+  });
+});
+
+describe('sameTickLoader (calls of one tick, no wait)', () => {
+  it('when calls arrive in one tick, then they go out together; a call of a later tick goes out at once, beside a batch in flight', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const loader = sameTickLoader(async (keys: readonly number[]) => {
+      batches.push([...keys]);
+      if (batches.length === 1) await first;
+      return keys.map((k) => k * 10);
+    });
+    const early = [1, 2, 3].map((k) => loader.load(k));
+    await new Promise((r) => setTimeout(r, 5)); // batch [1, 2, 3] is now in flight
+    const later = loader.load(4);
+    expect(await later).toBe(40); // answered while the first batch still waits
+    expect(batches).toEqual([[1, 2, 3], [4]]);
+    release();
+    expect(await Promise.all(early)).toEqual([10, 20, 30]);
   });
 });
