@@ -1,17 +1,24 @@
 import { coalescingLoader, sameTickLoader } from '../../src/db/coalescing-loader';
 
+/** A batch function that records each batch and answers k * 10; the first batch waits for `release()`. */
+function firstBatchHeld() {
+  const batches: number[][] = [];
+  let release!: () => void;
+  const first = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const batch = async (keys: readonly number[]) => {
+    batches.push([...keys]);
+    if (batches.length === 1) await first;
+    return keys.map((k) => k * 10);
+  };
+  return { batches, release: () => release(), batch };
+}
+
 describe('coalescingLoader (group commit of concurrent calls)', () => {
   it('when calls arrive while a batch is in flight, then they go out together as the next batch, after it', async () => {
-    const batches: number[][] = [];
-    let release!: () => void;
-    const first = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const loader = coalescingLoader(async (keys: readonly number[]) => {
-      batches.push([...keys]);
-      if (batches.length === 1) await first;
-      return keys.map((k) => k * 10);
-    });
+    const { batches, release, batch } = firstBatchHeld();
+    const loader = coalescingLoader(batch);
     const a = loader.load(1);
     await new Promise((r) => setTimeout(r, 5)); // batch [1] is now in flight
     const later = [2, 3, 4].map((k) => loader.load(k));
@@ -51,16 +58,8 @@ describe('coalescingLoader (group commit of concurrent calls)', () => {
 
 describe('sameTickLoader (calls of one tick, no wait)', () => {
   it('when calls arrive in one tick, then they go out together; a call of a later tick goes out at once, beside a batch in flight', async () => {
-    const batches: number[][] = [];
-    let release!: () => void;
-    const first = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const loader = sameTickLoader(async (keys: readonly number[]) => {
-      batches.push([...keys]);
-      if (batches.length === 1) await first;
-      return keys.map((k) => k * 10);
-    });
+    const { batches, release, batch } = firstBatchHeld();
+    const loader = sameTickLoader(batch);
     const early = [1, 2, 3].map((k) => loader.load(k));
     await new Promise((r) => setTimeout(r, 5)); // batch [1, 2, 3] is now in flight
     const later = loader.load(4);
