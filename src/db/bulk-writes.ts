@@ -1,5 +1,5 @@
 import type { mongo } from 'mongoose';
-import { onlyDuplicateKeys } from './duplicate-keys';
+import { onlyDuplicateKeys, writeErrorsOf } from './duplicate-keys';
 
 /**
  * Bulk writes go out in chunks: it bounds each command (FerretDB v1.24 hung on ~100 statements
@@ -25,11 +25,6 @@ export async function insertNew<T extends mongo.Document>(collection: mongo.Coll
     }
   }
   return existing;
-}
-
-function writeErrorsOf(error: unknown): { index?: number }[] {
-  const writeErrors = (error as { writeErrors?: { index?: number }[] | { index?: number } }).writeErrors;
-  return Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
 }
 
 /** Unordered bulk write that treats duplicate-key errors as "a newer row is already there". */
