@@ -12,7 +12,9 @@ import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder 
 import { fillIdOf, fillIdsOf, type MarketRef } from '../src/matching/market-ids';
 import type { SettlementGroup } from '../src/matching/payloads';
 import { presentFill, presentOrder, presentSettledTrade } from '../src/matching/present';
-import { SettlementChainError, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade } from '../src/settlement/settlement-chain';
+import {
+  SettlementChainError, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade, type SubmitOptions,
+} from '../src/settlement/settlement-chain';
 import { reserveOf } from './market.activities';
 
 export interface SettlementActivityDeps {
@@ -27,6 +29,22 @@ export interface SettlementActivityDeps {
 }
 
 type FillStatus = FillRecord['settlement_status'];
+
+/** What settlement sends: a market's groups, the send's attempt; `recheck`: ask the chain before the first send too. */
+interface SendQuery {
+  market: MarketRef;
+  groups: SettlementGroup[];
+  attempt: number;
+  recheck?: boolean;
+}
+
+/** A mined receipt as settlement decides on it (`matchedTakers`, `refusedTakers`: when the chain tells). */
+interface MinedReceipt {
+  success: boolean;
+  confirmed: boolean;
+  matchedTakers?: string[];
+  refusedTakers?: { taker: string; reason: string }[];
+}
 
 /** A status for the fills of each group (each group with its own transaction). */
 interface FillStatusWrite {
@@ -146,8 +164,15 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * signed in one block of nonces, broadcast as one JSON-RPC batch).
    */
   /** `recheck`: ask the chain before the first send too (a batch found again: an earlier child may have sent it). */
-  async function sendSettlements(q: { market: MarketRef; groups: SettlementGroup[]; attempt: number; recheck?: boolean }): Promise<Record<string, SendOutcome>> {
+  async function sendSettlements(q: SendQuery): Promise<Record<string, SendOutcome>> {
+    return (await sendGroups(q)).outcomes;
+  }
+
+  /** `sendSettlements`, also answering each group's taker order; `together`: many groups per transaction. */
+  async function sendGroups(q: SendQuery, options: SubmitOptions = {}): Promise<{ outcomes: Record<string, SendOutcome>; takerOf: Map<string, string> }> {
     const [trades, exchange] = await Promise.all([tradesOf(q.groups), exchangeOf(q.market)]);
+    const takerOf = new Map<string, string>();
+    for (const [batchId, list] of trades) if (typeof list !== 'string') takerOf.set(batchId, list[0].taker.order.order_hash.toLowerCase());
     const outcomes: Record<string, SendOutcome> = {};
     const checked = await Promise.all(q.groups.map(async (group) => {
       const ready = await beforeSend(group.batchId, q.market, exchange, q.attempt, trades.get(group.batchId)!, q.recheck);
@@ -157,13 +182,13 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     }));
     const toSend = checked.filter((c): c is { group: SettlementGroup; trades: SettlementTrade[] } => c !== null);
     if (toSend.length > 0) {
-      const sent = await chain.submitMatches(toSend.map(({ group, trades: t }) => ({ batchId: group.batchId, attempt: q.attempt, chain_id: q.market.chain_id, exchange, trades: t })));
+      const sent = await chain.submitMatches(toSend.map(({ group, trades: t }) => ({ batchId: group.batchId, attempt: q.attempt, chain_id: q.market.chain_id, exchange, trades: t })), options);
       sent.forEach((result, k) => {
         const { batchId } = toSend[k].group;
         outcomes[batchId] = typeof result === 'string' ? { ok: true, txHash: result } : failure(result, batchId, q.attempt);
       });
     }
-    return outcomes;
+    return { outcomes, takerOf };
   }
 
   /**
@@ -202,13 +227,19 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * `awaitReceipt` for many transactions at once: per hash, whether it succeeded and whether it
    * already has the required confirmations (then the workflow moves its fills to CONFIRMED at once).
    */
-  function awaitReceipts(q: { chainId: number; txHashes: string[] }, waitForConfirmationsMs = 0): Promise<Record<string, { success: boolean; confirmed: boolean }>> {
+  async function awaitReceipts(q: { chainId: number; txHashes: string[] }): Promise<Record<string, { success: boolean; confirmed: boolean }>> {
+    const receipts = await awaitMinedReceipts(q);
+    return Object.fromEntries(Object.entries(receipts).map(([hash, { success, confirmed }]) => [hash, { success, confirmed }]));
+  }
+
+  /** `awaitReceipts`, with the takers each receipt says were matched (when it says). */
+  function awaitMinedReceipts(q: { chainId: number; txHashes: string[] }, waitForConfirmationsMs = 0): Promise<Record<string, MinedReceipt>> {
     const started = Date.now();
     return pollReceipts(q.chainId, q.txHashes, (r) => {
       if (r.status === 'pending') return undefined;
       const confirmed = r.status === 'success' && r.confirmations >= chain.requiredConfirmations;
       if (r.status === 'success' && !confirmed && Date.now() - started < waitForConfirmationsMs) return undefined;
-      return { success: r.status === 'success', confirmed };
+      return { success: r.status === 'success', confirmed, matchedTakers: r.matchedTakers, refusedTakers: r.refusedTakers };
     });
   }
 
@@ -221,15 +252,31 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * `sendSettlements` and `awaitReceipts` as one activity (one task through the server instead of
    * two). A retry sends nothing twice: every send after the first asks the chain for the match first.
    */
-  async function sendAndAwaitReceipts(q: { market: MarketRef; groups: SettlementGroup[]; attempt: number; recheck?: boolean }): Promise<{
+  async function sendAndAwaitReceipts(q: SendQuery): Promise<{
     sent: Record<string, SendOutcome>; receipts: Record<string, { success: boolean; confirmed: boolean }>;
   }> {
-    const sent = await sendSettlements(q);
-    const txHashes = Object.values(sent).flatMap((o) => (o.ok ? [o.txHash] : []));
+    // A first send goes out many groups per transaction (a chunk of matches costs one signature,
+    // one block and one receipt), unchecked; a retry goes one transaction per group, each match run
+    // first, so that a match that failed without a reason (out of gas) gets the node's estimate.
+    const { outcomes: sent, takerOf } = await sendGroups(q, { together: q.attempt === 1 });
+    const txHashes = [...new Set(Object.values(sent).flatMap((o) => (o.ok ? [o.txHash] : [])))];
     // Waiting on a little for the confirmations (one block on the embedded chain, which mines an
     // empty one every second) takes the common path: no separate MINED write, no confirmation
     // activity, and fewer workflow tasks. Past `confirmWaitMs` the workflow takes the MINED path.
-    const receipts = txHashes.length > 0 ? await awaitReceipts({ chainId: q.market.chain_id, txHashes }, confirmWaitMs) : {};
+    const mined = txHashes.length > 0 ? await awaitMinedReceipts({ chainId: q.market.chain_id, txHashes }, confirmWaitMs) : {};
+    for (const [batchId, outcome] of Object.entries(sent)) {
+      const receipt = outcome.ok ? mined[outcome.txHash] : undefined;
+      const taker = takerOf.get(batchId) ?? '';
+      // Refused inside a transaction that settled other groups: the contract's reason is final, as
+      // a refusal before sending is; without one (out of gas) the group goes round again.
+      if (outcome.ok && receipt?.success && receipt.matchedTakers && !receipt.matchedTakers.includes(taker)) {
+        const reason = receipt.refusedTakers?.find((r) => r.taker === taker)?.reason;
+        sent[batchId] = failure(reason
+          ? new SettlementChainError(`matchOrders reverted: ${reason}`, false)
+          : new SettlementChainError(`match not settled by its batch transaction ${outcome.txHash}`, true), batchId, q.attempt);
+      }
+    }
+    const receipts = Object.fromEntries(Object.entries(mined).map(([hash, { success, confirmed }]) => [hash, { success, confirmed }]));
     return { sent, receipts };
   }
 

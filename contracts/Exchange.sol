@@ -56,6 +56,14 @@ contract Exchange {
         uint256 taking;
     }
 
+    /// @dev One match of `matchOrdersBatch`: the arguments of one `matchOrders` call.
+    struct Match {
+        Order takerOrder;
+        Order[] makerOrders;
+        Fill takerFill;
+        Fill[] makerFills;
+    }
+
     /// @dev The taker's sides of the maker legs so far, and the fees it owes and sellers paid.
     struct Totals {
         uint256 given;
@@ -103,6 +111,8 @@ contract Exchange {
     event OrdersMatched(
         bytes32 indexed takerOrderHash, address indexed takerMaker, uint256 given, uint256 received, uint256 makerCount
     );
+    /// @dev A match of `matchOrdersBatch` that was refused and rolled back alone (`reason`: its revert data).
+    event MatchFailed(bytes32 indexed takerOrderHash, bytes reason);
     event OrderCancelled(bytes32 indexed orderHash, address indexed maker);
     event NonceIncremented(address indexed maker, uint256 newNonce);
     event ConditionRegistered(bytes32 indexed conditionId, uint256 yesTokenId, uint256 noTokenId);
@@ -229,6 +239,46 @@ contract Exchange {
         Fill calldata takerFill,
         Fill[] calldata makerFills
     ) external onlyOperator nonReentrant {
+        _matchOrders(takerOrder, makerOrders, takerFill, makerFills);
+    }
+
+    /// @notice Settles many matches in one transaction, each on its own: a match the contract
+    ///         refuses (or that runs out of gas) is rolled back alone, announced in `MatchFailed`
+    ///         and reported in the result, so one trader's moved balance fails no other match.
+    ///         Each settled match emits what `matchOrders` emits.
+    /// @return settled per match, whether it settled; reasons per refused match, its revert data.
+    function matchOrdersBatch(Match[] calldata matches)
+        external
+        onlyOperator
+        nonReentrant
+        returns (bool[] memory settled, bytes[] memory reasons)
+    {
+        require(!paused, "Exchange: paused");
+        settled = new bool[](matches.length);
+        reasons = new bytes[](matches.length);
+        for (uint256 i = 0; i < matches.length; i++) {
+            // An external call to itself: a revert undoes this match's state changes only.
+            try this.matchOrdersOfBatch(matches[i]) {
+                settled[i] = true;
+            } catch (bytes memory reason) {
+                reasons[i] = reason;
+                emit MatchFailed(hashOrder(matches[i].takerOrder), reason);
+            }
+        }
+    }
+
+    /// @dev One match of `matchOrdersBatch`, which alone may call it (inside its reentrancy guard).
+    function matchOrdersOfBatch(Match calldata m) external {
+        require(msg.sender == address(this), "Exchange: batch only");
+        _matchOrders(m.takerOrder, m.makerOrders, m.takerFill, m.makerFills);
+    }
+
+    function _matchOrders(
+        Order calldata takerOrder,
+        Order[] calldata makerOrders,
+        Fill calldata takerFill,
+        Fill[] calldata makerFills
+    ) private {
         require(!paused, "Exchange: paused");
         require(makerOrders.length > 0 && makerOrders.length == makerFills.length, "Exchange: bad lengths");
         bytes32 takerHash = _validate(takerOrder);

@@ -6,8 +6,9 @@
  *   "Exchange: order filled or cancelled"). Not retryable as is: the inputs must change.
  * Anything else is rethrown unchanged (a programming error).
  */
-import { BaseError, ContractFunctionRevertedError, HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
+import { BaseError, ContractFunctionRevertedError, decodeErrorResult, HttpRequestError, RpcRequestError, TimeoutError, type Hex } from 'viem';
 import { AppError } from '../errors';
+import { exchangeAbi } from './generated';
 
 export class ChainRevertError extends Error {
   readonly reason: string;
@@ -54,5 +55,15 @@ export async function chainCall<T>(action: string, call: () => Promise<T>): Prom
     return await call();
   } catch (error) {
     throw toChainError(error, action);
+  }
+}
+
+/** The Solidity reason in revert data (a `MatchFailed` log's): "Exchange: ...", else the data itself. */
+export function revertReasonOf(data: Hex): string {
+  try {
+    const decoded = decodeErrorResult({ abi: exchangeAbi, data });
+    return decoded.args?.length ? String(decoded.args[0]) : decoded.errorName;
+  } catch {
+    return `reverted with data ${data.slice(0, 74)}`;
   }
 }

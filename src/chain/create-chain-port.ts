@@ -17,6 +17,7 @@ import { readWalletBalances, type WalletBalances } from './read-wallet-balances'
 import { findMatchOfTaker } from './find-match-of-taker';
 import { submitMatch, type MatchSubmission } from './submit-match';
 import { submitMatches } from './submit-matches';
+import { submitMatchBatches } from './submit-match-batches';
 import { waitForReceipt, type SettlementReceipt } from './wait-for-receipt';
 import { getReceiptState, type ReceiptState } from './get-receipt-state';
 
@@ -33,6 +34,12 @@ export interface ChainPort {
   submitMatch(match: MatchSubmission): Promise<Hex>;
   /** Many matches at once (submit-matches.ts): per match its tx hash or why it was not sent. */
   submitMatches(matches: MatchSubmission[]): Promise<(Hex | Error)[]>;
+  /**
+   * Many matches in few `matchOrdersBatch` transactions (submit-match-batches.ts): per match the
+   * hash of the transaction carrying it, or why it was not sent. The receipt's `matchedTakers` says
+   * which matches of a transaction settled.
+   */
+  submitMatchBatches(matches: MatchSubmission[]): Promise<(Hex | Error)[]>;
   /** The mined `matchOrders` that took this order as taker, if any (find-match-of-taker.ts). */
   findMatchOfTaker(takerOrderHash: Hex): Promise<Hex | null>;
   waitForReceipt(hash: Hex, confirmations?: number, timeoutMs?: number): Promise<SettlementReceipt>;
@@ -60,6 +67,7 @@ export function createChainPort(config: ChainPortConfig): ChainPort {
     isValidContractSignature: (wallet, digest, signature) => isValidContractSignature(ctx, wallet, digest, signature),
     submitMatch: (match) => submitMatch(ctx, match),
     submitMatches: (matches) => submitMatches(ctx, matches),
+    submitMatchBatches: (matches) => submitMatchBatches(ctx, matches),
     findMatchOfTaker: (takerOrderHash) => findMatchOfTaker(ctx, takerOrderHash),
     waitForReceipt: (hash, confirmations, timeoutMs) => waitForReceipt(ctx, hash, confirmations, timeoutMs),
     getReceiptState: (hash) => getReceiptState(ctx, hash),

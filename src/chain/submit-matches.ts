@@ -56,15 +56,35 @@ export async function submitMatches(ctx: ChainContext, matches: MatchSubmission[
   const outcomes: (Hex | Error)[] = estimates.map((e) => asError(e.status === 'rejected' ? e.reason : fees.status === 'rejected' ? fees.reason : 'not sent'));
   if (fees.status === 'rejected') return outcomes;
   const ready = estimates.flatMap((e, i) => (e.status === 'fulfilled' ? [{ i, gas: e.value }] : []));
-  const { maxFeePerGas, maxPriorityFeePerGas } = fees.value;
-  let pending = ready;
+  const sent = await sendTogether(ctx, ready.map(({ i, gas }) => ({ data: calldata[i] as Hex, gas })), fees.value);
+  sent.forEach((outcome, k) => {
+    outcomes[ready[k].i] = outcome;
+  });
+  return outcomes;
+}
+
+export interface FeesPerGas {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/**
+ * Signs the transactions to the exchange in one block of the operator's nonces and broadcasts them
+ * together (one JSON-RPC batch, taken by the node in nonce order); a transaction a node refused for
+ * its nonce (another process sent meanwhile) is signed again, up to NONCE_ROUNDS rounds. Per
+ * transaction, in order: its hash, or why it was not taken.
+ */
+export async function sendTogether(ctx: ChainContext, txs: { data: Hex; gas: bigint }[], fees: FeesPerGas): Promise<(Hex | Error)[]> {
+  const exchange = ctx.config.addresses.exchange;
+  const outcomes: (Hex | Error)[] = txs.map(() => new Error('not sent'));
+  let pending = txs.map((tx, i) => ({ ...tx, i }));
   for (let round = 1; pending.length > 0; round++) {
-    const refused: typeof ready = [];
+    const refused: typeof pending = [];
     const batch = pending;
     await ctx.operatorSender.sendMany(batch.length, async (firstNonce) => {
-      const signed = await Promise.all(batch.map(({ i, gas }, k) => ctx.operator.signTransaction!({
-        type: 'eip1559', chainId: ctx.chain.id, to: exchange, data: calldata[i] as Hex, value: 0n, nonce: firstNonce + k,
-        gas, maxFeePerGas, maxPriorityFeePerGas,
+      const signed = await Promise.all(batch.map(({ data, gas }, k) => ctx.operator.signTransaction!({
+        type: 'eip1559', chainId: ctx.chain.id, to: exchange, data, value: 0n, nonce: firstNonce + k, gas,
+        maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       })));
       // Issued in the same tick: one JSON-RPC batch, taken by the node in nonce order.
       const sent = await Promise.allSettled(signed.map((serializedTransaction) => chainCall('matchOrders', () => ctx.publicClient.sendRawTransaction({ serializedTransaction }))));
@@ -98,6 +118,6 @@ async function gasFor(ctx: ChainContext, data: Hex, cap: bigint): Promise<bigint
   }
 }
 
-function asError(reason: unknown): Error {
+export function asError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason));
 }

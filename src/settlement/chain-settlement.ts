@@ -7,7 +7,8 @@ import { SettlementChainError, type SettlementBatch, type SettlementChain, type 
 /**
  * The real settlement port: one `matchOrders` per batch through the chain module. A batch holds
  * the trades of one incoming (taker) order against the resting orders it met, which is exactly
- * what one `matchOrders(taker, makers, ...)` call settles.
+ * what one `matchOrders(taker, makers, ...)` call settles; `together`, many such calls go out in
+ * each `matchOrdersBatch` transaction.
  */
 export function createChainSettlement(portFor: (chainId: number) => ChainPort, requiredConfirmations: number): SettlementChain {
   return {
@@ -20,7 +21,7 @@ export function createChainSettlement(portFor: (chainId: number) => ChainPort, r
         throw asSettlementError(error);
       }
     },
-    async submitMatches(batches) {
+    async submitMatches(batches, options = {}) {
       const outcomes: (string | SettlementChainError)[] = new Array(batches.length);
       const byChain = new Map<number, { index: number; submission: MatchSubmission }[]>();
       batches.forEach((batch, index) => {
@@ -34,7 +35,9 @@ export function createChainSettlement(portFor: (chainId: number) => ChainPort, r
       });
       for (const [chainId, list] of byChain) {
         try {
-          const sent = await portFor(chainId).submitMatches(list.map((l) => l.submission));
+          const port = portFor(chainId);
+          const submissions = list.map((l) => l.submission);
+          const sent = await (options.together ? port.submitMatchBatches(submissions) : port.submitMatches(submissions));
           sent.forEach((result, k) => {
             outcomes[list[k].index] = result instanceof Error ? asSettlementError(result) : result;
           });
@@ -48,7 +51,10 @@ export function createChainSettlement(portFor: (chainId: number) => ChainPort, r
       try {
         const state = await portFor(chainId).getReceiptState(txHash as Hex);
         if (state.status === 'pending') return state;
-        return { status: state.status, blockNumber: state.blockNumber.toString(), confirmations: state.confirmations };
+        return {
+          status: state.status, blockNumber: state.blockNumber.toString(), confirmations: state.confirmations,
+          matchedTakers: state.matchedTakers, refusedTakers: state.refusedTakers,
+        };
       } catch (error) {
         throw asSettlementError(error);
       }

@@ -35,7 +35,26 @@ export interface SettlementBatch {
 
 export type ReceiptState =
   | { status: 'pending' }
-  | { status: 'success' | 'reverted'; blockNumber: string; confirmations: number };
+  | {
+    status: 'success' | 'reverted'; blockNumber: string; confirmations: number;
+    /**
+     * The taker orders whose match this transaction settled (lower case), when the chain tells:
+     * a transaction of `submitMatches(..., { together: true })` may carry matches refused inside it.
+     * Absent: every match of a successful transaction settled.
+     */
+    matchedTakers?: string[];
+    /** The taker orders whose match this transaction refused, with the contract's reason ('' when none: out of gas). */
+    refusedTakers?: { taker: string; reason: string }[];
+  };
+
+export interface SubmitOptions {
+  /**
+   * Several batches per transaction (the exchange's `matchOrdersBatch`), sent without a pre-run:
+   * batches then share a transaction hash, and the receipt's `matchedTakers` and `refusedTakers`
+   * tell which of them settled in it and why the others did not.
+   */
+  together?: boolean;
+}
 
 export interface SettlementChain {
   /** Confirmations after which a mined settlement counts as final. */
@@ -43,7 +62,7 @@ export interface SettlementChain {
   /** Sends `matchOrders` for the batch; returns the transaction hash. */
   submitMatch(batch: SettlementBatch): Promise<string>;
   /** `submitMatch` for many batches at once (one step's takers): per batch, in order, its tx hash or the error. */
-  submitMatches(batches: SettlementBatch[]): Promise<(string | SettlementChainError)[]>;
+  submitMatches(batches: SettlementBatch[], options?: SubmitOptions): Promise<(string | SettlementChainError)[]>;
   getReceipt(chainId: number, txHash: string): Promise<ReceiptState>;
   /**
    * The mined `matchOrders` that took this order as taker, or null. An order is the taker of at

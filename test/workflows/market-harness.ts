@@ -18,7 +18,7 @@ import { ensureMatchingIndexes, matchingCollections, type MatchingCollections } 
 import { marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
 import { createLogger, type Logger } from '../../src/logging/logger';
 import { formatCanonical } from '../../src/money';
-import { SettlementChainError, type ReceiptState, type SettlementChain } from '../../src/settlement/settlement-chain';
+import { SettlementChainError, type ReceiptState, type SettlementChain, type SubmitOptions } from '../../src/settlement/settlement-chain';
 import { testTemporalAddress } from '../helpers/test-temporal';
 import { startSettlementWorker } from '../helpers/settlement-worker';
 
@@ -117,6 +117,9 @@ export class RecordingPublisher implements RealtimePublisher {
 /** The harness's wait for confirmations (50 ms polls): a receipt unconfirmed longer takes the MINED path. */
 export const CONFIRM_WAIT_MS = 300;
 
+/** The hashes of the fake's transactions that refused their match inside. */
+const refusedHashPrefix = '0xdeadbeef';
+
 export class FakeChain implements SettlementChain {
   readonly requiredConfirmations = 1;
   readonly sent: { batchId: string; attempt: number; trades: number }[] = [];
@@ -127,6 +130,12 @@ export class FakeChain implements SettlementChain {
   /** Taker order hash -> tx hash of the match that took it (a taker is matched once, as on chain). */
   readonly matchedTakers = new Map<string, string>();
   failAlways = false;
+  /**
+   * Takers whose next send together with others is mined but refused inside its transaction (once
+   * each), with the contract's reason ('' for none).
+   */
+  readonly refuseInsideBatch = new Map<string, string>();
+  private readonly refusedInside = new Map<string, string>();
   /** While true, receipts stay pending (fills stay PENDING). */
   hold = false;
   /** While true, a transaction's first receipt read has no confirmation yet (fills pass through MINED). */
@@ -150,9 +159,20 @@ export class FakeChain implements SettlementChain {
     return Promise.resolve(txHash);
   }
 
-  async submitMatches(batches: Parameters<FakeChain['submitMatch']>[0][]): Promise<(string | SettlementChainError)[]> {
+  async submitMatches(batches: Parameters<FakeChain['submitMatch']>[0][], options: SubmitOptions = {}): Promise<(string | SettlementChainError)[]> {
     const out: (string | SettlementChainError)[] = [];
-    for (const batch of batches) out.push(await this.submitMatch(batch).catch((error: SettlementChainError) => error));
+    for (const batch of batches) {
+      const taker = batch.trades[0].taker.order.order_hash;
+      if (options.together && this.refuseInsideBatch.has(taker)) {
+        this.refusedInside.set(taker, this.refuseInsideBatch.get(taker)!);
+        this.refuseInsideBatch.delete(taker);
+        // Mined, but the exchange refused this match inside its transaction: no match recorded.
+        this.sent.push({ batchId: batch.batchId, attempt: batch.attempt, trades: batch.trades.length });
+        out.push(`${refusedHashPrefix}${Buffer.from(`${batch.batchId}:${batch.attempt}`).toString('hex').slice(0, 56).padEnd(56, '0')}`);
+        continue;
+      }
+      out.push(await this.submitMatch(batch).catch((error: SettlementChainError) => error));
+    }
     return out;
   }
 
@@ -164,7 +184,9 @@ export class FakeChain implements SettlementChain {
     if (this.hold) return Promise.resolve({ status: 'pending' });
     const reads = (this.receiptReads.get(txHash) ?? 0) + 1;
     this.receiptReads.set(txHash, reads);
-    return Promise.resolve({ status: 'success', blockNumber: '1', confirmations: reads <= this.slowConfirmations ? 0 : 1 });
+    const matchedTakers = [...this.matchedTakers].flatMap(([taker, hash]) => (hash === txHash ? [taker] : []));
+    const refusedTakers = txHash.startsWith(refusedHashPrefix) ? [...this.refusedInside].map(([taker, reason]) => ({ taker, reason })) : [];
+    return Promise.resolve({ status: 'success', blockNumber: '1', confirmations: reads <= this.slowConfirmations ? 0 : 1, matchedTakers, refusedTakers });
   }
 
   checkOrder(_chainId: number, _exchange: string, order: OrderRecord): Promise<{ cancelled: boolean; nonceBumped: boolean }> {

@@ -25,13 +25,15 @@ describe('settlement and on-chain cancel workflows', () => {
 
   const order = (hash: string) => h.collections.orders.findOne({ order_hash: hash });
 
-  async function matchOne() {
+  /** A resting SELL 3 and a BUY 1 that takes one share of it; `before` runs before they are submitted. */
+  async function matchOne(before?: (orders: { maker: { order_hash: string }; taker: { order_hash: string } }) => void) {
     const market = newMarket();
     await insertMarket(db(), market);
     const [maker, taker] = await persist(db(), market, [
       { wallet: wallet(), side: 'SELL', price: 55, size: '3' },
       { wallet: wallet(), side: 'BUY', price: 55, size: '1' },
     ]);
+    before?.({ maker, taker });
     await matcher.submit(market, [maker.order_hash, taker.order_hash]);
     return { market, maker, taker, settlementId: settlementWorkflowId(`${marketKeyOf(market)}:1`) };
   }
@@ -92,6 +94,31 @@ describe('settlement and on-chain cancel workflows', () => {
     expect(await activitiesOf(fast.settlementId)).toEqual(['sendAndAwaitReceipts', 'confirmFills']);
     expect(await h.collections.fills.findOne({ order_hash: fast.taker.order_hash })).toMatchObject({ settlement_status: 'CONFIRMED', tx_hash: expect.stringMatching(/^0x/) });
     expect((await order(fast.taker.order_hash))?.status).toBe('FILLED');
+  });
+
+  test('when a match is refused inside a transaction that carried others and the contract gave no reason (out of gas), then its fills are not confirmed by that transaction: they go RETRYING and settle in the retry', async () => {
+    const { taker, maker, settlementId } = await matchOne((orders) => h.chain.refuseInsideBatch.set(orders.taker.order_hash, ''));
+    const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
+    expect(await h.client.workflow.getHandle(started).result()).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
+    expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1, 2]);
+    const seen = h.publisher.events
+      .filter((e) => e.channel === 'user' && e.payload.type === 'fill' && e.payload.fill.order_hash === taker.order_hash)
+      .map((e) => (e.payload as { fill: { settlement_status: string } }).fill.settlement_status);
+    expect(seen).toEqual(['PENDING', 'RETRYING', 'MINED', 'CONFIRMED']);
+    // The fills carry the transaction that did settle them.
+    const settledBy = h.chain.matchedTakers.get(taker.order_hash);
+    expect(await h.collections.fills.find({ order_hash: { $in: [taker.order_hash, maker.order_hash] } }).toArray())
+      .toEqual([expect.objectContaining({ settlement_status: 'CONFIRMED', tx_hash: settledBy }), expect.objectContaining({ settlement_status: 'CONFIRMED', tx_hash: settledBy })]);
+    expect((await order(taker.order_hash))?.status).toBe('FILLED');
+  });
+
+  test('when a match is refused inside a transaction with the contract\'s reason, then its fills are FAILED at once (as a refusal before sending is) and the taker MATCH_FAILED', async () => {
+    const { taker, settlementId } = await matchOne((orders) => h.chain.refuseInsideBatch.set(orders.taker.order_hash, 'Exchange: order filled or cancelled'));
+    const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
+    expect(await h.client.workflow.getHandle(started).result()).toMatchObject({ status: 'FAILED', attempts: 1 });
+    expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1]);
+    expect(await h.collections.fills.find({ order_hash: taker.order_hash }).toArray()).toEqual([expect.objectContaining({ settlement_status: 'FAILED' })]);
+    expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
   });
 
   test('when the chain took a match but its answer was lost, then the retry finds the mined match and records it instead of sending again', async () => {
