@@ -161,9 +161,9 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
   /**
    * Sends the `matchOrders` of many groups (one step's takers): their data read at once, the
    * transactions handed to the chain port together (`submitMatches`: estimated side by side,
-   * signed in one block of nonces, broadcast as one JSON-RPC batch).
+   * signed in one block of nonces, broadcast as one JSON-RPC batch). `recheck`: ask the chain
+   * before the first send too (a batch found again: an earlier child may have sent it).
    */
-  /** `recheck`: ask the chain before the first send too (a batch found again: an earlier child may have sent it). */
   async function sendSettlements(q: SendQuery): Promise<Record<string, SendOutcome>> {
     return (await sendGroups(q)).outcomes;
   }
@@ -265,19 +265,25 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     // activity, and fewer workflow tasks. Past `confirmWaitMs` the workflow takes the MINED path.
     const mined = txHashes.length > 0 ? await awaitMinedReceipts({ chainId: q.market.chain_id, txHashes }, confirmWaitMs) : {};
     for (const [batchId, outcome] of Object.entries(sent)) {
-      const receipt = outcome.ok ? mined[outcome.txHash] : undefined;
-      const taker = takerOf.get(batchId) ?? '';
-      // Refused inside a transaction that settled other groups: the contract's reason is final, as
-      // a refusal before sending is; without one (out of gas) the group goes round again.
-      if (outcome.ok && receipt?.success && receipt.matchedTakers && !receipt.matchedTakers.includes(taker)) {
-        const reason = receipt.refusedTakers?.find((r) => r.taker === taker)?.reason;
-        sent[batchId] = failure(reason
-          ? new SettlementChainError(`matchOrders reverted: ${reason}`, false)
-          : new SettlementChainError(`match not settled by its batch transaction ${outcome.txHash}`, true), batchId, q.attempt);
-      }
+      if (!outcome.ok) continue;
+      const refused = refusedInside(mined[outcome.txHash], takerOf.get(batchId) ?? '', outcome.txHash);
+      if (refused) sent[batchId] = failure(refused, batchId, q.attempt);
     }
     const receipts = Object.fromEntries(Object.entries(mined).map(([hash, { success, confirmed }]) => [hash, { success, confirmed }]));
     return { sent, receipts };
+  }
+
+  /**
+   * Why a mined transaction that carried the taker's match did not settle it (a batch transaction
+   * settles or refuses each match alone), or null when it did. The contract's reason is final, as
+   * a refusal before sending is; without one (out of gas) the group goes round again.
+   */
+  function refusedInside(receipt: MinedReceipt | undefined, taker: string, txHash: string): SettlementChainError | null {
+    if (!receipt?.success || !receipt.matchedTakers || receipt.matchedTakers.includes(taker)) return null;
+    const reason = receipt.refusedTakers?.find((r) => r.taker === taker)?.reason;
+    return reason
+      ? new SettlementChainError(`matchOrders reverted: ${reason}`, false)
+      : new SettlementChainError(`match not settled by its batch transaction ${txHash}`, true);
   }
 
   /** CONFIRMED (`markFillsOf`, MINED announced first for `atOnce`) and the orders' finish, as one activity. */
