@@ -119,6 +119,8 @@ export const CONFIRM_WAIT_MS = 300;
 
 /** The hashes of the fake's transactions that refused their match inside. */
 const refusedHashPrefix = '0xdeadbeef';
+/** The hash of every batch transaction sent while `refuseBatchTransactions` (each reverts). */
+const revertedBatchHash = `0x${'ba'.repeat(32)}`;
 
 export class FakeChain implements SettlementChain {
   readonly requiredConfirmations = 1;
@@ -136,6 +138,8 @@ export class FakeChain implements SettlementChain {
    */
   readonly refuseInsideBatch = new Map<string, string>();
   private readonly refusedInside = new Map<string, string>();
+  /** While true, every transaction of several batches reverts whole (an exchange deployed before `matchOrdersBatch`). */
+  refuseBatchTransactions = false;
   /** While true, receipts stay pending (fills stay PENDING). */
   hold = false;
   /** While true, a transaction's first receipt read has no confirmation yet (fills pass through MINED). */
@@ -161,6 +165,11 @@ export class FakeChain implements SettlementChain {
 
   async submitMatches(batches: Parameters<FakeChain['submitMatch']>[0][], options: SubmitOptions = {}): Promise<(string | SettlementChainError)[]> {
     const out: (string | SettlementChainError)[] = [];
+    if (options.together && this.refuseBatchTransactions) {
+      // An exchange without `matchOrdersBatch`: the transaction is mined and reverts as a whole.
+      for (const batch of batches) this.sent.push({ batchId: batch.batchId, attempt: batch.attempt, trades: batch.trades.length });
+      return batches.map(() => revertedBatchHash);
+    }
     for (const batch of batches) {
       const taker = batch.trades[0].taker.order.order_hash;
       if (options.together && this.refuseInsideBatch.has(taker)) {
@@ -182,6 +191,7 @@ export class FakeChain implements SettlementChain {
 
   getReceipt(_chainId: number, txHash: string): Promise<ReceiptState> {
     if (this.hold) return Promise.resolve({ status: 'pending' });
+    if (txHash === revertedBatchHash) return Promise.resolve({ status: 'reverted', blockNumber: '1', confirmations: 1 });
     const reads = (this.receiptReads.get(txHash) ?? 0) + 1;
     this.receiptReads.set(txHash, reads);
     const matchedTakers = [...this.matchedTakers].flatMap(([taker, hash]) => (hash === txHash ? [taker] : []));

@@ -1,3 +1,4 @@
+import { ServiceError } from '@temporalio/client';
 import { marketDepthQuery, marketViewQuery, type MarketWorkflowInput } from '../../workflows/definitions';
 import { HANDOFF_HOLD_MS } from '../../workflows/market.workflow';
 import type { OrderRecord } from '../../src/contracts/order-record';
@@ -22,12 +23,20 @@ describe('matching recovery', () => {
     await h?.close();
   });
 
+  /** gRPC's status code of a call that ran out of time (a query no worker answered in time). */
+  const GRPC_DEADLINE_EXCEEDED = 4;
+
   /** Every order ends in exactly one state consistent with its fills and the book. */
   async function expectConsistent(market: MarketRef, orders: OrderRecord[]): Promise<void> {
     const handle = h.client.workflow.getHandle(marketWorkflowId(market));
     const view = await eventually(async () => {
-      const v = await handle.query(marketViewQuery);
-      return v.ready && v.queued === 0 ? v : null;
+      // Right after a takeover a query can time out on the server (the workflow's sticky queue
+      // belonged to the worker that left, and the new one may still be replaying): ask again.
+      const v = await handle.query(marketViewQuery).catch((error: unknown) => {
+        if (error instanceof ServiceError && (error.cause as { code?: number } | undefined)?.code === GRPC_DEADLINE_EXCEEDED) return null;
+        throw error;
+      });
+      return v?.ready && v.queued === 0 ? v : null;
     });
     const rows = await h.collections.orders.find({ condition_id: market.condition_id }).toArray();
     expect(rows).toHaveLength(orders.length);

@@ -121,6 +121,20 @@ describe('settlement and on-chain cancel workflows', () => {
     expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
   });
 
+  test('when the exchange refuses batch transactions (deployed before matchOrdersBatch), then every group settles in its retry, one transaction each', async () => {
+    h.chain.refuseBatchTransactions = true;
+    try {
+      const { taker, settlementId } = await matchOne();
+      const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
+      expect(await h.client.workflow.getHandle(started).result()).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
+      expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1, 2]);
+      expect(await h.collections.fills.findOne({ order_hash: taker.order_hash })).toMatchObject({ settlement_status: 'CONFIRMED', tx_hash: h.chain.matchedTakers.get(taker.order_hash) });
+      expect((await order(taker.order_hash))?.status).toBe('FILLED');
+    } finally {
+      h.chain.refuseBatchTransactions = false;
+    }
+  });
+
   test('when the chain took a match but its answer was lost, then the retry finds the mined match and records it instead of sending again', async () => {
     h.chain.loseAnswers = 1;
     const { taker, settlementId } = await matchOne();
