@@ -46,6 +46,11 @@ interface MinedReceipt {
   refusedTakers?: { taker: string; reason: string }[];
 }
 
+/** Per transaction, what the workflow decides on (recorded in its history): the takers stay in the activity. */
+function verdictsOf(receipts: Record<string, MinedReceipt>): Record<string, { success: boolean; confirmed: boolean }> {
+  return Object.fromEntries(Object.entries(receipts).map(([hash, { success, confirmed }]) => [hash, { success, confirmed }]));
+}
+
 /** A status for the fills of each group (each group with its own transaction). */
 interface FillStatusWrite {
   groups: { tradeIds: string[]; txHash: string }[];
@@ -228,8 +233,7 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
    * already has the required confirmations (then the workflow moves its fills to CONFIRMED at once).
    */
   async function awaitReceipts(q: { chainId: number; txHashes: string[] }): Promise<Record<string, { success: boolean; confirmed: boolean }>> {
-    const receipts = await awaitMinedReceipts(q);
-    return Object.fromEntries(Object.entries(receipts).map(([hash, { success, confirmed }]) => [hash, { success, confirmed }]));
+    return verdictsOf(await awaitMinedReceipts(q));
   }
 
   /** `awaitReceipts`, with the takers each receipt says were matched (when it says). */
@@ -269,8 +273,7 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
       const refused = refusedInside(mined[outcome.txHash], takerOf.get(batchId) ?? '', outcome.txHash);
       if (refused) sent[batchId] = failure(refused, batchId, q.attempt);
     }
-    const receipts = Object.fromEntries(Object.entries(mined).map(([hash, { success, confirmed }]) => [hash, { success, confirmed }]));
-    return { sent, receipts };
+    return { sent, receipts: verdictsOf(mined) };
   }
 
   /**

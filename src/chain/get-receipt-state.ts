@@ -33,10 +33,12 @@ export function getReceiptState(ctx: ChainContext, hash: Hex): Promise<ReceiptSt
         ctx.publicClient.getTransactionReceipt({ hash }),
         ctx.publicClient.getBlockNumber({ cacheTime: 0 }),
       ]);
+      // A reverted transaction keeps no logs.
+      const logs = receipt.status === 'success' ? receipt.logs : [];
       return {
         status: receipt.status, blockNumber: receipt.blockNumber, confirmations: Number(head - receipt.blockNumber),
-        matchedTakers: receipt.status === 'success' ? matchedTakersOf(receipt.logs, ctx.config.addresses.exchange) : [],
-        refusedTakers: receipt.status === 'success' ? refusedTakersOf(receipt.logs, ctx.config.addresses.exchange) : [],
+        matchedTakers: matchedTakersOf(logs, ctx.config.addresses.exchange),
+        refusedTakers: refusedTakersOf(logs, ctx.config.addresses.exchange),
       };
     } catch (error) {
       if (error instanceof TransactionReceiptNotFoundError) return { status: 'pending' };

@@ -28,11 +28,11 @@ export const MAX_BATCH_GAS = 15_000_000n;
 /** What the batch itself costs beyond its matches (the loop, the self-calls, the result). */
 export const BATCH_GAS_OVERHEAD = 100_000n;
 
-type Args = readonly [MatchSubmission['taker'], MatchSubmission['makers'], MatchSubmission['takerFill'], MatchSubmission['makerFills']];
 interface Item {
   /** Index in the caller's list. */
   i: number;
-  match: { takerOrder: Args[0]; makerOrders: Args[1]; takerFill: Args[2]; makerFills: Args[3] };
+  /** The contract's `Match`. */
+  match: { takerOrder: MatchSubmission['taker']; makerOrders: MatchSubmission['makers']; takerFill: MatchSubmission['takerFill']; makerFills: MatchSubmission['makerFills'] };
   gas: bigint;
 }
 

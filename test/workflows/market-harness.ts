@@ -117,6 +117,11 @@ export class RecordingPublisher implements RealtimePublisher {
 /** The harness's wait for confirmations (50 ms polls): a receipt unconfirmed longer takes the MINED path. */
 export const CONFIRM_WAIT_MS = 300;
 
+/** A 32-byte hash made of `text` (its hex, cut or padded), after `prefix`: deterministic, readable in a failure. */
+function fakeHash(text: string, prefix = '0x'): string {
+  return `${prefix}${Buffer.from(text).toString('hex').slice(0, 66 - prefix.length).padEnd(66 - prefix.length, '0')}`;
+}
+
 /** The hashes of the fake's transactions that refused their match inside. */
 const refusedHashPrefix = '0xdeadbeef';
 /** The hash of every batch transaction sent while `refuseBatchTransactions` (each reverts). */
@@ -154,7 +159,7 @@ export class FakeChain implements SettlementChain {
     const taker = batch.trades[0].taker.order.order_hash;
     // The exchange refuses to fill an order beyond its size: a second match of a taker reverts.
     if (this.matchedTakers.has(taker)) return Promise.reject(new SettlementChainError('matchOrders reverted: Exchange: order filled or cancelled', false));
-    const txHash = `0x${Buffer.from(`${batch.batchId}:${batch.attempt}`).toString('hex').slice(0, 64).padEnd(64, '0')}`;
+    const txHash = fakeHash(`${batch.batchId}:${batch.attempt}`);
     this.matchedTakers.set(taker, txHash);
     if (this.loseAnswers > 0) {
       this.loseAnswers -= 1;
@@ -177,7 +182,7 @@ export class FakeChain implements SettlementChain {
         this.refuseInsideBatch.delete(taker);
         // Mined, but the exchange refused this match inside its transaction: no match recorded.
         this.sent.push({ batchId: batch.batchId, attempt: batch.attempt, trades: batch.trades.length });
-        out.push(`${refusedHashPrefix}${Buffer.from(`${batch.batchId}:${batch.attempt}`).toString('hex').slice(0, 56).padEnd(56, '0')}`);
+        out.push(fakeHash(`${batch.batchId}:${batch.attempt}`, refusedHashPrefix));
         continue;
       }
       out.push(await this.submitMatch(batch).catch((error: SettlementChainError) => error));
