@@ -4,7 +4,7 @@
  * recomputed sums) so retries never double-apply.
  */
 import { Context } from '@temporalio/activity';
-import { holdLevelOf, type HoldLevel, type RealtimeEvent, type RealtimePublisher } from '../src/contracts/realtime-publisher';
+import { holdLevelOf, type HoldLevel, type RealtimeEvent, type RealtimePublisher, type SpendLevel } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import type { mongo } from 'mongoose';
 import { insertNew } from '../src/db/bulk-writes';
@@ -61,6 +61,17 @@ interface FillStatusWrite {
 const FINAL: FillStatus[] = ['CONFIRMED', 'FAILED'];
 /** Filter of fills and trade rows not final yet: a final status is never written over. */
 const NOT_FINAL = { settlement_status: { $nin: FINAL } };
+/** Statuses of a fill whose transfers are on chain. */
+const MOVED: FillStatus[] = ['MINED', 'CONFIRMED'];
+
+/** What a mined fill took out of its wallet: a buyer's collateral and fee, a seller's tokens (contracts/Exchange.sol `_payOrder`). */
+function spendOf(f: FillRecord): SpendLevel {
+  const units = f.side === 'BUY' ? BigInt(f.collateral_units) + BigInt(f.fee_units) : BigInt(f.size_units);
+  return {
+    fill_id: fillIdOf(f.trade_id, f.role), wallet: f.wallet, chain_id: f.chain_id, condition_id: f.condition_id, side: f.side,
+    outcome: f.outcome, units: units.toString(),
+  };
+}
 
 /** A public trade row (collection `trades`, `_id` = trade id; sizes in base units). */
 interface TradeRow {
@@ -329,13 +340,17 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     const fills = await findByIds(c.fills, fillIdsOf(tradeIds));
     const printing = FINAL.includes(q.status) ? await writeTrades(fills) : [];
     const events: RealtimeEvent[] = [];
+    const spends: SpendLevel[] = [];
     for (const status of [...(q.passedThrough ?? []), q.status]) {
       for (const f of fills) {
         // A fill that was already final (a retry, or another writer) is announced as it is, once.
         if (status !== q.status && f.settlement_status !== q.status) continue;
         events.push({ channel: 'user', wallet: f.wallet, payload: { type: 'fill', fill: presentFill(status === q.status ? f : { ...f, settlement_status: status }) } });
+        if (status === 'MINED' && MOVED.includes(f.settlement_status)) spends.push(spendOf(f));
       }
     }
+    // First: order entry takes the spends off its cached balances before anything else of the step.
+    if (spends.length > 0) events.unshift({ channel: 'spends', spends });
     const takerFillOf = new Map(fills.filter((f) => f.role === 'taker').map((f) => [f.trade_id, f]));
     for (const t of printing) {
       const fill = takerFillOf.get(String(t._id));

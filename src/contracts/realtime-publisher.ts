@@ -31,6 +31,31 @@ export interface HoldsEvent {
 }
 
 /**
+ * What a settled fill took out of its wallet on chain: a BUY fill's collateral plus its fee, a SELL
+ * fill's outcome tokens (`side`, `outcome` name the asset). `fill_id` is the fill's key, so the same
+ * fill announced twice is taken off once.
+ */
+export interface SpendLevel {
+  fill_id: string;
+  wallet: string;
+  chain_id: number;
+  condition_id: string;
+  side: 'BUY' | 'SELL';
+  outcome: 0 | 1;
+  units: string;
+}
+
+/**
+ * Internal: the spends of fills settlement just saw mined, for the API processes' balance cache,
+ * which takes them off the wallet's cached balance instead of reading the chain again. Not routed
+ * to sockets.
+ */
+export interface SpendsEvent {
+  channel: 'spends';
+  spends: SpendLevel[];
+}
+
+/**
  * Internal: a market's workflow is about to continue as new and asks every process that hands
  * orders over to hold the market's hand-offs for up to `hold_ms` (0: send them now). A signal that
  * lands during the run's last workflow task fails that task, and its retry replays the whole
@@ -43,11 +68,11 @@ export interface HandoffHoldEvent {
   hold_ms: number;
 }
 
-export type RealtimeEvent = DeliveredEvent | HoldsEvent | HandoffHoldEvent;
+export type RealtimeEvent = DeliveredEvent | HoldsEvent | SpendsEvent | HandoffHoldEvent;
 
 /** Channels for the API processes themselves, never delivered to a socket. */
-export function isInternalEvent(event: RealtimeEvent): event is HoldsEvent | HandoffHoldEvent {
-  return event.channel === 'holds' || event.channel === 'handoffs';
+export function isInternalEvent(event: RealtimeEvent): event is HoldsEvent | SpendsEvent | HandoffHoldEvent {
+  return event.channel === 'holds' || event.channel === 'spends' || event.channel === 'handoffs';
 }
 
 /** The hold level of an order record as just written. */

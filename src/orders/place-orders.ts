@@ -3,7 +3,7 @@ import type { MarketRef } from '../contracts/market-matcher';
 import type { OrderRecord } from '../contracts/order-record';
 import type { MarketRecord } from '../db/models/market.model';
 import { orderDigest, verifyOrderSignature } from '../signing';
-import type { AssetRef } from './balance-cache';
+import { balanceAssetOf, type AssetRef } from './balance-cache';
 import { checkOrder, type CheckedOrder } from './check-order';
 import type { OrderContext } from './context';
 import type { PlaceOrderItem } from './order.schema';
@@ -139,20 +139,8 @@ async function checkNonces(ctx: OrderContext, wallet: Address, candidates: Candi
 /** The reservation asset an order holds (`asset`), keyed per chain (`key`), and where to read its balance. */
 function assetOf(c: Candidate): { key: string; asset: string; ref: AssetRef } {
   const m = c.market;
-  if (c.item.side === 'BUY') {
-    const asset = collateralAsset(m.collateral_token);
-    return {
-      key: `${m.chain_id}|${asset}`,
-      asset,
-      ref: { kind: 'collateral', chainId: m.chain_id, collateral: m.collateral_token as Address, exchange: m.ctf_exchange_address as Address },
-    };
-  }
-  const asset = tokenAsset(c.item.token_id);
-  return {
-    key: `${m.chain_id}|${asset}`,
-    asset,
-    ref: { kind: 'token', chainId: m.chain_id, conditionalTokens: m.conditional_tokens_address as Address, exchange: m.ctf_exchange_address as Address, tokenId: c.order.tokenId },
-  };
+  const asset = c.item.side === 'BUY' ? collateralAsset(m.collateral_token) : tokenAsset(c.item.token_id);
+  return { key: `${m.chain_id}|${asset}`, asset, ref: balanceAssetOf(m, c.item.side, c.order.tokenId) };
 }
 
 async function reserve(ctx: OrderContext, wallet: string, candidates: Candidate[], results: (PlaceResult | undefined)[]): Promise<Candidate[]> {

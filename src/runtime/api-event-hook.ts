@@ -5,8 +5,8 @@ import type { Logger } from '../logging/logger';
 /**
  * What an API process does with each realtime event it receives, beside delivering it to sockets:
  * a market continuing as new holds (or releases) its hand-offs in this process's matcher client;
- * every other event goes to order entry (settlement and order-end events refresh cached balances
- * and release holds).
+ * every other event goes to order entry (settlement's spends and failures adjust cached balances,
+ * hold levels release holds).
  */
 export function createApiEventHook(deps: {
   matcher: HandoffHolder;

@@ -305,7 +305,7 @@ describe('balances, reservations and amount math', () => {
     }
   });
 
-  test('when the event hook sees an order event (matched, cancelled), then no chain read is dropped: only a settled fill moves balances', async () => {
+  test('when the event hook sees order events or a mined fill, then no chain read is dropped; a failed fill drops the balance (not the nonce)', async () => {
     const privateKey = generatePrivateKey();
     const wallet = { address: privateKeyToAccount(privateKey).address, privateKey }; // a wallet no other test holds funds for
     const ttlHarness = await startOrderHarness(database.db, { balanceTtlMs: 60_000 });
@@ -320,7 +320,11 @@ describe('balances, reservations and amount math', () => {
       }
       expect((await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '1' })])).body.results[0].status).toBe('OPEN');
       expect(ttlHarness.chain.reads).toBe(readsBefore);
+      // A mined fill's transfer comes as its spend (below): the fill event itself drops nothing.
       await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { order_hash: item.hash, settlement_status: 'MINED' } } });
+      expect((await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '1' })])).body.results[0].status).toBe('OPEN');
+      expect(ttlHarness.chain.reads).toBe(readsBefore);
+      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { order_hash: item.hash, settlement_status: 'FAILED' } } });
       expect((await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '1' })])).body.results[0].status).toBe('OPEN');
       expect(ttlHarness.chain.reads).toBe(readsBefore + 1); // the balance again, not the nonce
     } finally {
@@ -337,7 +341,7 @@ describe('balances, reservations and amount math', () => {
     })),
   });
 
-  test('when the event hook sees a settled fill, then cached reads are dropped; when it sees hold levels, then each hold follows reserved_units and never rises', async () => {
+  test('when the event hook sees a failed fill, then cached reads are dropped; when it sees hold levels, then each hold follows reserved_units and never rises', async () => {
     const wallet = (await import('./harness')).ACCOUNTS[8];
     const ttlHarness = await startOrderHarness(database.db, { balanceTtlMs: 60_000 });
     try {
@@ -351,7 +355,7 @@ describe('balances, reservations and amount math', () => {
       expect(stale.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { available: (5n * ONE).toString() } });
       expect(ttlHarness.chain.reads).toBe(readsBefore);
       const w = wallet.address.toLowerCase();
-      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { order_hash: '0xunknown', settlement_status: 'CONFIRMED' } } });
+      await ttlHarness.orders.onRealtimeEvent({ channel: 'user', wallet: w, payload: { type: 'fill', fill: { order_hash: '0xunknown', settlement_status: 'FAILED' } } });
       const fresh = await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '20' })]);
       expect(fresh.body.results[0].status).toBe('OPEN');
       const store = ttlHarness.orders.context.reservationStore;
@@ -366,6 +370,43 @@ describe('balances, reservations and amount math', () => {
       // A late or repeated level never raises a hold.
       await ttlHarness.orders.onRealtimeEvent(holdsEvent(w, [{ hash: second, reserved: 9n * ONE }]));
       expect(await store.held(w, 56, collateralAsset(COLLATERAL))).toBe(4n * ONE);
+    } finally {
+      await ttlHarness.close();
+    }
+  });
+
+  /** A `spends` event as settlement publishes it when it sees a fill mined. */
+  const spendsEvent = (wallet: string, spends: { fill: string; side: 'BUY' | 'SELL'; units: bigint }[]) => ({
+    channel: 'spends' as const,
+    spends: spends.map((s) => ({
+      fill_id: s.fill, wallet, chain_id: 56, condition_id: market.condition_id, side: s.side, outcome: 1 as const, units: s.units.toString(),
+    })),
+  });
+
+  test('when settlement announces a fill\'s spend, then the wallet\'s cached balance of that asset drops by it without a chain read, once per fill', async () => {
+    const privateKey = generatePrivateKey();
+    const wallet = { address: privateKeyToAccount(privateKey).address, privateKey };
+    const ttlHarness = await startOrderHarness(database.db, { balanceTtlMs: 60_000 });
+    try {
+      const yes = signedItem(wallet, market, { side: 'SELL' }).token_id;
+      ttlHarness.chain.fund(wallet.address, 10n * ONE);
+      ttlHarness.chain.give(wallet.address, yes, 10n * ONE, true);
+      const buy = signedItem(wallet, market, { price: '0.5', size: '10' });
+      const sell = signedItem(wallet, market, { side: 'SELL', price: '0.5', size: '4' });
+      expect((await place(ttlHarness, wallet.address, [buy, sell])).body.results.map((r: { status: string }) => r.status)).toEqual(['OPEN', 'OPEN']);
+      const readsBefore = ttlHarness.chain.reads;
+      const w = wallet.address.toLowerCase();
+      // The BUY's 3 shares settle: 1.5 of collateral (and no fee) left the wallet. Announced twice (MINED, then CONFIRMED).
+      ttlHarness.chain.fund(wallet.address, 8_500_000_000_000_000_000n);
+      for (let i = 0; i < 2; i++) await ttlHarness.orders.onRealtimeEvent(spendsEvent(w, [{ fill: 'trade-a:taker', side: 'BUY', units: 1_500_000_000_000_000_000n }]));
+      const buyMore = await place(ttlHarness, wallet.address, [signedItem(wallet, market, { price: '0.5', size: '10' })]);
+      // 10 - 1.5 on chain, 5 still held by the first BUY (its hold comes down with settlement's `holds`).
+      expect(buyMore.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { available: 3_500_000_000_000_000_000n.toString() } });
+      // The SELL's 4 shares settle: the tokens' cached balance drops by them.
+      await ttlHarness.orders.onRealtimeEvent(spendsEvent(w, [{ fill: 'trade-b:maker', side: 'SELL', units: 4n * ONE }]));
+      const sellMore = await place(ttlHarness, wallet.address, [signedItem(wallet, market, { side: 'SELL', price: '0.5', size: '5' })]);
+      expect(sellMore.body.results[0].error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { available: (2n * ONE).toString() } });
+      expect(ttlHarness.chain.reads).toBe(readsBefore);
     } finally {
       await ttlHarness.close();
     }

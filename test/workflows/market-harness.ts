@@ -11,7 +11,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import type { Connection as DbConnection } from 'mongoose';
 import { createActivities } from '../../activities';
 import type { OrderRecord } from '../../src/contracts/order-record';
-import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher, SpendLevel } from '../../src/contracts/realtime-publisher';
 import { signedAmounts } from '../../src/engine';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { ensureMatchingIndexes, matchingCollections, type MatchingCollections } from '../../src/matching/collections';
@@ -103,9 +103,12 @@ export class RecordingPublisher implements RealtimePublisher {
   readonly holds: HoldLevel[] = [];
   /** The internal hand-off holds (`handoffs` events), in order. */
   readonly handoffHolds: HandoffHoldEvent[] = [];
+  /** The internal spends of mined fills (`spends` events), in order. */
+  readonly spends: SpendLevel[] = [];
   publish(events: RealtimeEvent[]): Promise<void> {
     for (const e of events) {
       if (e.channel === 'holds') this.holds.push(...e.holds);
+      else if (e.channel === 'spends') this.spends.push(...e.spends);
       else if (e.channel === 'handoffs') this.handoffHolds.push(e);
       else this.events.push(e);
     }

@@ -1,4 +1,4 @@
-import { marketKeyOf, marketWorkflowId, onchainCancelWorkflowId, settlementWorkflowId } from '../../src/matching/market-ids';
+import { fillIdOf, marketKeyOf, marketWorkflowId, onchainCancelWorkflowId, settlementWorkflowId } from '../../src/matching/market-ids';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { startOnchainCancelWatch } from '../../src/temporal/onchain-cancel.client';
 import { temporal } from '@temporalio/proto';
@@ -58,6 +58,20 @@ describe('settlement and on-chain cancel workflows', () => {
     h.chain.failFirst = 0;
   });
 
+  /**
+   * A mined match's spends, announced once per fill whether MINED was written or only passed
+   * through: the taker's collateral at 0.55 a share plus its fee, the maker's one share.
+   */
+  async function expectOneSpendEach(m: { maker: { order_hash: string }; taker: { order_hash: string } }) {
+    const fillOf = async (hash: string) => (await h.collections.fills.findOne({ order_hash: hash }))!;
+    const [takerFill, makerFill] = [await fillOf(m.taker.order_hash), await fillOf(m.maker.order_hash)];
+    const spendsOf = (fill: { trade_id: string; role: string }) => h.publisher.spends.filter((s) => s.fill_id === fillIdOf(fill.trade_id, fill.role as 'maker' | 'taker'));
+    expect(spendsOf(takerFill)).toEqual([expect.objectContaining({
+      wallet: takerFill.wallet, side: 'BUY', outcome: 1, units: (55n * 10n ** 16n + BigInt(takerFill.fee_units)).toString(),
+    })]);
+    expect(spendsOf(makerFill)).toEqual([expect.objectContaining({ wallet: makerFill.wallet, side: 'SELL', outcome: 1, units: (10n ** 18n).toString() })]);
+  }
+
   test('when a receipt waits for its confirmations longer than the send waits on, then fills are written MINED, then CONFIRMED; when they come within the wait, or with the receipt, CONFIRMED at once with MINED still announced', async () => {
     const fillStatuses = (hash: string) => h.publisher.events
       .filter((e) => e.channel === 'user' && e.payload.type === 'fill' && e.payload.fill.order_hash === hash)
@@ -75,6 +89,7 @@ describe('settlement and on-chain cancel workflows', () => {
       expect(await settled(slow.settlementId)).toMatchObject({ status: 'CONFIRMED' });
       expect(fillStatuses(slow.taker.order_hash)).toEqual(['PENDING', 'MINED', 'CONFIRMED']);
       expect(await activitiesOf(slow.settlementId)).toEqual(['sendAndAwaitReceipts', 'markFillsOf', 'awaitConfirmationsOf', 'confirmFills']);
+      await expectOneSpendEach(slow);
       await saveHistory(h, slow.settlementId, 'settlement-two-stages-confirmations.json');
     } finally {
       h.chain.slowConfirmations = 0;
@@ -92,6 +107,7 @@ describe('settlement and on-chain cancel workflows', () => {
     expect(await settled(fast.settlementId)).toMatchObject({ status: 'CONFIRMED' });
     expect(fillStatuses(fast.taker.order_hash)).toEqual(['PENDING', 'MINED', 'CONFIRMED']);
     expect(await activitiesOf(fast.settlementId)).toEqual(['sendAndAwaitReceipts', 'confirmFills']);
+    await expectOneSpendEach(fast);
     expect(await h.collections.fills.findOne({ order_hash: fast.taker.order_hash })).toMatchObject({ settlement_status: 'CONFIRMED', tx_hash: expect.stringMatching(/^0x/) });
     expect((await order(fast.taker.order_hash))?.status).toBe('FILLED');
   });
