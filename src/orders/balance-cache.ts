@@ -33,6 +33,8 @@ interface Entry<T> {
 
 /** How long a spent fill's id is remembered, so a fill announced again is not taken off twice. */
 const SPENT_FILL_MEMORY_MS = 10 * 60_000;
+/** At most this many spent fills are remembered (~10 minutes of fills at 300 a second). */
+const MAX_SPENT_FILLS = 200_000;
 
 /**
  * Per-wallet cache of chain reads used at placement (spendable balance, maker nonce), so the hot
@@ -83,12 +85,24 @@ export class BalanceCache {
   spend(wallet: string, asset: AssetRef, units: bigint, fillId: string): void {
     const now = this.clock();
     if ((this.spentFills.get(fillId) ?? 0) > now) return;
+    this.forgetSpentFills(now);
     this.spentFills.set(fillId, now + SPENT_FILL_MEMORY_MS);
-    if (this.spentFills.size > 100_000) for (const [id, until] of this.spentFills) if (until <= now) this.spentFills.delete(id);
     const entry = this.entries.get(balanceKeyOf(wallet, asset));
     if (!entry || entry.expiresAt <= now) return;
     entry.spent += units;
     if (entry.refresh) entry.refresh.spent += units;
+  }
+
+  /**
+   * Forgets spent fills from the oldest (a Map keeps insertion order, which is expiry order): the
+   * expired ones, and past `MAX_SPENT_FILLS` the oldest anyway. A fill forgotten early and
+   * announced again is taken off twice, which only refuses too much until the entry expires.
+   */
+  private forgetSpentFills(now: number): void {
+    for (const [id, until] of this.spentFills) {
+      if (until > now && this.spentFills.size < MAX_SPENT_FILLS) break;
+      this.spentFills.delete(id);
+    }
   }
 
   makerNonce(wallet: Address, chainId: number, exchange: Address): Promise<bigint> {

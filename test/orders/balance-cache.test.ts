@@ -23,6 +23,21 @@ describe('balance cache: spends of settled fills', () => {
     expect(chain.reads).toBe(1);
   });
 
+  test('when a fill was spent over 10 minutes ago, then it is forgotten: announced again, it is taken off again', async () => {
+    const chain = new FakeChain();
+    chain.fund(ALICE.address, 100n);
+    let now = 0;
+    const cache = new BalanceCache(chain, 60 * 60_000, () => now);
+    await cache.spendable(ALICE.address, COLLATERAL_REF);
+    cache.spend(ALICE.address, COLLATERAL_REF, 10n, 'trade-8:taker');
+    now = 9 * 60_000;
+    cache.spend(ALICE.address, COLLATERAL_REF, 10n, 'trade-8:taker');
+    expect(await cache.spendable(ALICE.address, COLLATERAL_REF)).toBe(90n);
+    now = 11 * 60_000;
+    cache.spend(ALICE.address, COLLATERAL_REF, 10n, 'trade-8:taker');
+    expect(await cache.spendable(ALICE.address, COLLATERAL_REF)).toBe(80n);
+  });
+
   test('when a spend arrives while the balance is being read, then the read\'s result has it taken off', async () => {
     const chain = new FakeChain();
     chain.fund(ALICE.address, 100n);
