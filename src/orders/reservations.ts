@@ -79,21 +79,29 @@ interface Head {
   /** The newest whole version at or below `version` (the one the versions after it fold on). */
   base: number;
   holds: Record<string, ReservationHold>;
+  /** The sum of `holds`, once known (kept along as versions are written). */
+  sum?: bigint;
 }
 
-const NO_HEAD: Head = { version: 0, base: 0, holds: {} };
+/** A key with no version yet (a new object each time: a draft changes its holds in place). */
+const noHead = (): Head => ({ version: 0, base: 0, holds: {} });
 
 /**
- * The holds of the version being written, changed in place: copied once for all the changes a
- * version gathers (a copy per change made a burst of k changes over n holds cost k x n), with the
- * running total kept as holds move.
+ * The holds of the version being written, changed in place with an undo log, and the running
+ * total kept as holds move: a version costs what it changes, not what the key holds. (It copied
+ * the whole map once per version and summed it again: with a few hundred holds per wallet that
+ * was a tenth of the API's CPU under single-order requests; docs/benchmarks.md, Finding 55.)
+ * `rollback` puts the holds back as they were when the version is not written.
  */
 class HoldsDraft {
-  private copied = false;
-  private sum: bigint | undefined;
+  /** Each changed order's hold before this draft (undefined: it had none). */
+  private readonly undo = new Map<string, ReservationHold | undefined>();
   /** What this draft changed, per order: its new hold, or null if dropped. */
   private readonly changed = new Map<string, ReservationHold | null>();
-  constructor(private holds: Record<string, ReservationHold>) {}
+  private readonly sumBefore: bigint | undefined;
+  constructor(private readonly holds: Record<string, ReservationHold>, private sum?: bigint) {
+    this.sumBefore = sum;
+  }
 
   get(hash: string): ReservationHold | undefined {
     return this.holds[hash];
@@ -108,9 +116,14 @@ class HoldsDraft {
     return this.sum;
   }
 
+  /** The total if it was needed (or known), for the next version's draft. */
+  knownTotal(): bigint | undefined {
+    return this.sum;
+  }
+
   set(hash: string, hold: ReservationHold): void {
-    const before = this.holds[hash];
-    this.writable()[hash] = hold;
+    const before = this.remember(hash);
+    this.holds[hash] = hold;
     this.changed.set(hash, hold);
     if (this.sum !== undefined) this.sum += BigInt(hold.units) - (before ? BigInt(before.units) : 0n);
   }
@@ -118,14 +131,15 @@ class HoldsDraft {
   delete(hash: string): void {
     const before = this.holds[hash];
     if (!before) return;
-    delete this.writable()[hash];
+    this.remember(hash);
+    delete this.holds[hash];
     this.changed.set(hash, null);
     if (this.sum !== undefined) this.sum -= BigInt(before.units);
   }
 
   /** The new holds, or undefined if no change moved any. */
   result(): Record<string, ReservationHold> | undefined {
-    return this.copied ? this.holds : undefined;
+    return this.changed.size > 0 ? this.holds : undefined;
   }
 
   /** The changes alone, as stored in a change-only version. */
@@ -133,12 +147,21 @@ class HoldsDraft {
     return Object.fromEntries(this.changed);
   }
 
-  private writable(): Record<string, ReservationHold> {
-    if (!this.copied) {
-      this.holds = { ...this.holds };
-      this.copied = true;
+  /** Undoes every change: the holds are the head's again. */
+  rollback(): void {
+    for (const [hash, before] of this.undo) {
+      if (before === undefined) delete this.holds[hash];
+      else this.holds[hash] = before;
     }
-    return this.holds;
+    this.undo.clear();
+    this.changed.clear();
+    this.sum = this.sumBefore;
+  }
+
+  private remember(hash: string): ReservationHold | undefined {
+    const before = this.holds[hash];
+    if (!this.undo.has(hash)) this.undo.set(hash, before);
+    return before;
   }
 }
 
@@ -293,14 +316,14 @@ export class ReservationStore {
       if (newest === 0 && start > 1) {
         // Nothing from the hint on (only if the hint ran ahead of a pruned or reset key): read by key.
         const row = await this.reservations.findOne({ key }).sort({ version: -1 }).lean();
-        if (!row) return NO_HEAD;
+        if (!row) return noHead();
         const head = await fold(row);
         if (head) return this.remember(key, head);
         start = row.version; // pruned under our feet: look again from there
         continue;
       }
       if (newest < start + PROBE_WINDOW - 1) {
-        if (newest === 0) return NO_HEAD;
+        if (newest === 0) return noHead();
         const row = await this.reservations.findById(`${key}:${newest}`).lean();
         const head = row ? await fold(row) : null;
         if (head) return this.remember(key, head);
@@ -387,8 +410,13 @@ export class ReservationStore {
   private async write(key: string, where: HoldOwner, change: Change): Promise<void> {
     let head = this.lastHead.get(key) ?? (await this.findHead(key, 0));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const draft = new HoldsDraft(head.holds);
-      change(draft);
+      const draft = new HoldsDraft(head.holds, head.sum);
+      try {
+        change(draft);
+      } catch (error) {
+        draft.rollback();
+        throw error;
+      }
       const next = draft.result();
       if (!next) return;
       const version = head.version + 1;
@@ -408,13 +436,19 @@ export class ReservationStore {
         ...(whole ? { holds_json: JSON.stringify(next) } : { changes_json: JSON.stringify(draft.changes()) }),
         created_at: this.clock(),
       };
-      // Rejects on any error but a taken `key:N`, which answers false.
-      if (!(await this.versionInserts.load(record))) {
+      // Rejects on any error but a taken `key:N`, which answers false. Either way the draft's
+      // changes come off the head's holds, which stay version N's.
+      const inserted = await this.versionInserts.load(record).catch((error: unknown) => {
+        draft.rollback();
+        throw error;
+      });
+      if (!inserted) {
+        draft.rollback();
         await sleep(Math.floor(Math.random() * Math.min(20, 2 * (attempt + 1))));
         head = await this.findHead(key, version);
         continue;
       }
-      this.remember(key, { version, base, holds: next });
+      this.remember(key, { version, base, holds: next, sum: draft.knownTotal() });
       if (version % KEEP_VERSIONS === 0 && version > KEEP_VERSIONS) await this.prune(key, version);
       return;
     }

@@ -225,6 +225,28 @@ describe('balances, reservations and amount math', () => {
     expect(await store.held(contested.wallet, 56, collateralAsset(COLLATERAL))).toBe(20n * ONE);
   });
 
+  test('when a version\'s insert fails, then the holds this process keeps for the key are the last written version\'s, and the next change writes on them', async () => {
+    const store = h.orders.context.reservationStore;
+    const { wallet, owner, key } = freshOwner();
+    await store.reserve({ ...owner, available: 100n * ONE, items: [{ order_hash: orderHash(1), units: 10n * ONE }, { order_hash: orderHash(2), units: 20n * ONE }] });
+    const insertMany = jest.spyOn(h.orders.context.models.reservations.collection, 'insertMany').mockRejectedValueOnce(new Error('store unavailable'));
+    try {
+      const failed = Promise.all([
+        store.reserve({ ...owner, available: 100n * ONE, items: [{ order_hash: orderHash(3), units: 30n * ONE }] }),
+        store.lowerHold(owner, orderHash(1), 0n),
+      ]);
+      await expect(failed).rejects.toThrow('store unavailable');
+    } finally {
+      insertMany.mockRestore();
+    }
+    // Version 1 as written: the failed version's new hold and its dropped one are undone in memory.
+    expect(await store.held(wallet, 56, owner.asset)).toBe(30n * ONE);
+    const next = await store.reserve({ ...owner, available: 100n * ONE, items: [{ order_hash: orderHash(4), units: 70n * ONE }, { order_hash: orderHash(5), units: 1n }] });
+    expect([...next.accepted]).toEqual([orderHash(4)]);
+    expect(await store.held(wallet, 56, owner.asset)).toBe(100n * ONE);
+    expect(await h.orders.context.models.reservations.countDocuments({ key })).toBe(2);
+  });
+
   test('when reserves and lowers of one key arrive in one tick, then one version carries them all, in arrival order', async () => {
     const store = h.orders.context.reservationStore;
     const { wallet, owner, key } = freshOwner();
