@@ -123,20 +123,26 @@ describe('balance cache: reads again behind a hit in the second half of the TTL'
     return { gated, releaseAll };
   }
 
-  test('when a hit falls in the second half of the TTL, then it is answered from the cache at once and the new read replaces the entry when it arrives', async () => {
+  /** A 2 s TTL cache over a gated chain, after its first read of ALICE's 100 (at 0 ms; `clock.now` moves it). */
+  async function warmCache() {
     const chain = new FakeChain();
     chain.fund(ALICE.address, 100n);
     const { gated, releaseAll } = gatedChain(chain);
-    let now = 0;
-    const cache = new BalanceCache(gated, 2_000, () => now);
+    const clock = { now: 0 };
+    const cache = new BalanceCache(gated, 2_000, () => clock.now);
     const first = cache.spendable(ALICE.address, COLLATERAL_REF);
     await releaseAll();
     expect(await first).toBe(100n);
+    return { chain, cache, releaseAll, clock };
+  }
+
+  test('when a hit falls in the second half of the TTL, then it is answered from the cache at once and the new read replaces the entry when it arrives', async () => {
+    const { chain, cache, releaseAll, clock } = await warmCache();
     chain.fund(ALICE.address, 80n);
-    now = 900; // not in the second half yet: no read
+    clock.now = 900; // not in the second half yet: no read
     expect(await cache.spendable(ALICE.address, COLLATERAL_REF)).toBe(100n);
     expect(chain.reads).toBe(1);
-    now = 1_100; // the second half: answered at once (the chain's read is still held), a read started
+    clock.now = 1_100; // the second half: answered at once (the chain's read is still held), a read started
     expect(await cache.spendable(ALICE.address, COLLATERAL_REF)).toBe(100n);
     expect(chain.reads).toBe(2);
     expect(await cache.spendable(ALICE.address, COLLATERAL_REF)).toBe(100n);
@@ -145,24 +151,17 @@ describe('balance cache: reads again behind a hit in the second half of the TTL'
     await releaseAll();
     expect(await cache.spendable(ALICE.address, COLLATERAL_REF)).toBe(75n);
     // The new entry is fresh from its read's start (1,100 ms): no read before its own second half.
-    now = 2_000;
+    clock.now = 2_000;
     expect(await cache.spendable(ALICE.address, COLLATERAL_REF)).toBe(75n);
     expect(chain.reads).toBe(2);
   });
 
   test('when the read behind the hits has not arrived by the end of the TTL, then the next request waits for a read of its own', async () => {
-    const chain = new FakeChain();
-    chain.fund(ALICE.address, 100n);
-    const { gated, releaseAll } = gatedChain(chain);
-    let now = 0;
-    const cache = new BalanceCache(gated, 2_000, () => now);
-    const first = cache.spendable(ALICE.address, COLLATERAL_REF);
-    await releaseAll();
-    await first;
-    now = 1_900;
+    const { chain, cache, releaseAll, clock } = await warmCache();
+    clock.now = 1_900;
     await cache.spendable(ALICE.address, COLLATERAL_REF); // starts the read behind it, held
     chain.fund(ALICE.address, 60n);
-    now = 2_001;
+    clock.now = 2_001;
     let answered: bigint | undefined;
     const late = cache.spendable(ALICE.address, COLLATERAL_REF).then((v) => (answered = v));
     await new Promise((resolve) => setImmediate(resolve));
@@ -173,15 +172,8 @@ describe('balance cache: reads again behind a hit in the second half of the TTL'
   });
 
   test('when a wallet\'s balances are dropped while a read behind the hits is under way, then that read does not bring the old entry back', async () => {
-    const chain = new FakeChain();
-    chain.fund(ALICE.address, 100n);
-    const { gated, releaseAll } = gatedChain(chain);
-    let now = 0;
-    const cache = new BalanceCache(gated, 2_000, () => now);
-    const first = cache.spendable(ALICE.address, COLLATERAL_REF);
-    await releaseAll();
-    await first;
-    now = 1_600;
+    const { chain, cache, releaseAll, clock } = await warmCache();
+    clock.now = 1_600;
     await cache.spendable(ALICE.address, COLLATERAL_REF);
     cache.invalidateBalances(ALICE.address);
     chain.fund(ALICE.address, 30n);
