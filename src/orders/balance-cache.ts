@@ -88,7 +88,8 @@ export class BalanceCache {
     this.forgetSpentFills(now);
     this.spentFills.set(fillId, now + SPENT_FILL_MEMORY_MS);
     const entry = this.entries.get(balanceKeyOf(wallet, asset));
-    if (!entry || entry.expiresAt <= now) return;
+    if (!entry) return;
+    // An expired entry too: it is never served again, but the read behind it may still replace it.
     entry.spent += units;
     if (entry.refresh) entry.refresh.spent += units;
   }

@@ -171,6 +171,16 @@ describe('balance cache: reads again behind a hit in the second half of the TTL'
     expect(answered).toBe(60n);
   });
 
+  test('when a spend arrives after the entry expired but before the read behind its hits arrives, then that read has it taken off', async () => {
+    const { cache, releaseAll, clock } = await warmCache();
+    clock.now = 1_100;
+    await cache.spendable(ALICE.address, COLLATERAL_REF); // starts the read behind it, held (it saw 100)
+    clock.now = 2_001; // the entry expires, no request comes
+    cache.spend(ALICE.address, COLLATERAL_REF, 5n, 'trade-9:taker');
+    await releaseAll(); // the read behind the hits replaces the expired entry
+    expect(await cache.spendable(ALICE.address, COLLATERAL_REF)).toBe(95n);
+  });
+
   test('when a wallet\'s balances are dropped while a read behind the hits is under way, then that read does not bring the old entry back', async () => {
     const { chain, cache, releaseAll, clock } = await warmCache();
     clock.now = 1_600;
