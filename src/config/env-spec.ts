@@ -90,6 +90,11 @@ export const ENV_SPEC = {
     default: 0,
     description: 'A market\'s next hand-off signal from an API process goes out at least this many ms after its previous one (what arrives meanwhile goes with it): fewer, fuller market steps under streams of small requests, at the cost of up to that much on each POST; 0: only while one is in flight',
   },
+  HANDOFF_GATHER_MS: {
+    parse: nonNegativeInt,
+    default: 20,
+    description: 'A market\'s hand-off signal waits up to this many ms (from its first order) for orders of other requests to the same market that are already reserved and being written, and goes as soon as they are in: concurrent requests share one signal and one market step; 0: never waits',
+  },
   TEMPORAL_PORT: { parse: port, default: 7233, description: 'Embedded Temporal frontend port' },
   TEMPORAL_UI_PORT: { parse: port, default: 8233, description: 'Embedded Temporal Web UI port' },
   MONGODB_URI: { parse: url, description: 'External MongoDB URI; unset starts the embedded FerretDB' },

@@ -27,6 +27,13 @@ export interface MarketMatcher {
    * durably received them (not when matched). Safe to call twice for the same hash.
    */
   submit(market: MarketRef, orderHashes: string[]): Promise<void>;
+  /**
+   * Says that orders of this market are being persisted and will be submitted shortly. The
+   * returned function withdraws that (once; call it just before the submit, or when nothing will
+   * be submitted). A market's next hand-off may wait for announced orders, a few ms at most, so
+   * that concurrent requests share one signal and one market step.
+   */
+  announce(market: MarketRef): () => void;
   /** Cancels through the workflow so that a cancel racing a match has exactly one winner. */
   cancel(market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome>;
   /** Operator status change (PAUSED, OPEN, CLOSED, RESOLVED); applied by the workflow. */

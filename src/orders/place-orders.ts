@@ -68,8 +68,14 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
   const marked = timed('place.markers', () => ctx.placementWrites.mark([...records.values()]));
   marked.catch(() => undefined); // awaited by persist; a reservation failure leaves orphans to the sweeper
   const reserved = await timed('place.reserve', () => reserve(ctx, caller, candidates, results));
-  const placed = await timed('place.persist', () => persist(ctx, candidates, reserved, records, marked, results));
-  await timed('place.handOff', () => handOff(ctx, placed));
+  // From here the orders are a write away from their hand-off: a market's signal may wait for them.
+  const arrivals = announceArrivals(ctx, reserved);
+  try {
+    const placed = await timed('place.persist', () => persist(ctx, candidates, reserved, records, marked, results));
+    await timed('place.handOff', () => handOff(ctx, placed, arrivals));
+  } finally {
+    for (const withdraw of arrivals.values()) withdraw();
+  }
   return { results: results.map((r) => r ?? reject('INTERNAL_ERROR')) };
 }
 
@@ -274,11 +280,22 @@ async function settleDuplicateHolds(ctx: OrderContext, duplicates: Candidate[]):
   }));
 }
 
+/** Announces the reserved orders' markets to the matcher (`MarketMatcher.announce`): market key -> withdraw. */
+function announceArrivals(ctx: OrderContext, reserved: Candidate[]): Map<string, () => void> {
+  const arrivals = new Map<string, () => void>();
+  for (const { market } of reserved) {
+    const key = marketKey(market.chain_id, market.condition_id);
+    if (!arrivals.has(key)) arrivals.set(key, ctx.matcher.announce({ chain_id: market.chain_id, condition_id: market.condition_id }));
+  }
+  return arrivals;
+}
+
 /**
- * Hands the persisted orders to their markets' workflows. A failure here does not fail the
- * placement: the orders are durable with handoff PENDING and the matcher's recovery re-sends them.
+ * Hands the persisted orders to their markets' workflows, each market's announcement withdrawn as
+ * its orders go. A failure here does not fail the placement: the orders are durable with handoff
+ * PENDING and the matcher's recovery re-sends them.
  */
-async function handOff(ctx: OrderContext, placed: OrderRecord[]): Promise<void> {
+async function handOff(ctx: OrderContext, placed: OrderRecord[], arrivals: Map<string, () => void>): Promise<void> {
   const byMarket = new Map<string, { market: MarketRef; hashes: string[] }>();
   for (const o of placed) {
     const group = byMarket.get(o.market_key) ?? { market: { chain_id: o.chain_id, condition_id: o.condition_id }, hashes: [] };
@@ -288,6 +305,7 @@ async function handOff(ctx: OrderContext, placed: OrderRecord[]): Promise<void> 
   await Promise.all(
     [...byMarket.values()].map(async ({ market, hashes }) => {
       try {
+        arrivals.get(marketKey(market.chain_id, market.condition_id))?.();
         await ctx.matcher.submit(market, hashes);
       } catch (error) {
         ctx.logger?.error({ err: error, market, orders: hashes.length }, 'order hand-off failed; left PENDING for recovery');

@@ -40,7 +40,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
   }
   const chains = createChainRegistry([await chainInfoOf(chain)], config.CHAIN_ID);
   const preparer = createChainConditionPreparer(chain);
-  const matcher = createMarketMatcherClient(temporal.client, config.TEMPORAL_TASK_QUEUE, { lingerMs: config.HANDOFF_LINGER_MS });
+  const matcher = createMarketMatcherClient(temporal.client, config.TEMPORAL_TASK_QUEUE, { lingerMs: config.HANDOFF_LINGER_MS, gatherMs: config.HANDOFF_GATHER_MS });
   const markets = createMarketModel(db);
   const limits = createRateLimits({ windowS: config.RATE_LIMIT_WINDOW_S, perWallet: config.RATE_LIMIT_PER_WALLET, perIp: config.RATE_LIMIT_PER_IP });
   const modules = createApiModules({

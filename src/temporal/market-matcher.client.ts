@@ -36,6 +36,11 @@ interface Lane {
   hold?: NodeJS.Timeout;
   /** When the lane's last signal went out (ms since the epoch). */
   lastSentAt: number;
+  /** Announced submits still on their way (`announce`), and what wakes a pump waiting for them. */
+  arriving: number;
+  arrived?: () => void;
+  /** When the oldest hash of `hashes` was queued (ms since the epoch). */
+  queuedAt: number;
 }
 
 export interface MarketMatcherClient extends MarketMatcher, HandoffHolder {
@@ -55,12 +60,20 @@ export interface MarketMatcherOptions {
    * of hand-off for fewer, fuller steps.
    */
   lingerMs?: number;
+  /**
+   * A market's signal waits at most this many ms after its first order was queued for orders
+   * announced (`announce`) and not submitted yet, and goes out as soon as none is left: requests
+   * that reach the hand-off together share one signal, so their orders meet in one market step.
+   * 0: never waits.
+   */
+  gatherMs?: number;
   /** The workflow task timeout a market's workflow starts with; default MARKET_WORKFLOW_TASK_TIMEOUT. */
   workflowTaskTimeout?: Duration;
 }
 
 export function createMarketMatcherClient(client: Client, taskQueue: string, options: MarketMatcherOptions = {}): MarketMatcherClient {
   const lingerMs = options.lingerMs ?? 0;
+  const gatherMs = options.gatherMs ?? 0;
   const lanes = new Map<string, Lane>();
   let signalsSent = 0;
 
@@ -85,6 +98,11 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
           await new Promise((resolve) => setTimeout(resolve, wait));
           continue;
         }
+        const gather = lane.queuedAt + gatherMs - Date.now();
+        if (lane.arriving > 0 && gather > 0) {
+          await untilArrived(lane, gather);
+          continue;
+        }
         lane.lastSentAt = Date.now();
         const hashes = [...new Set(lane.hashes.splice(0))];
         const waiters = lane.waiters.splice(0);
@@ -105,11 +123,24 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
     }
   }
 
+  /** Resolves when the lane's announced submits are all in, or after `ms`. */
+  function untilArrived(lane: Lane, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        if (lane.arrived === done) lane.arrived = undefined;
+        resolve();
+      }
+      lane.arrived = done;
+    });
+  }
+
   function laneOf(market: MarketRef): Lane {
     const key = marketKeyOf(market);
     let lane = lanes.get(key);
     if (!lane) {
-      lane = { market, hashes: [], waiters: [], sending: false, lastSentAt: 0 };
+      lane = { market, hashes: [], waiters: [], sending: false, lastSentAt: 0, arriving: 0, queuedAt: 0 };
       lanes.set(key, lane);
     }
     return lane;
@@ -119,10 +150,23 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
     if (orderHashes.length === 0) return Promise.resolve();
     const l = laneOf(market);
     return new Promise<void>((resolve, reject) => {
+      if (l.hashes.length === 0) l.queuedAt = Date.now();
       for (const h of orderHashes) l.hashes.push(h.toLowerCase());
       l.waiters.push({ resolve, reject });
       if (!l.sending) void pump(l);
     });
+  }
+
+  function announce(market: MarketRef): () => void {
+    const lane = laneOf(market);
+    lane.arriving += 1;
+    let withdrawn = false;
+    return () => {
+      if (withdrawn) return;
+      withdrawn = true;
+      lane.arriving -= 1;
+      if (lane.arriving === 0) lane.arrived?.();
+    };
   }
 
   function hold(market: MarketRef, ms: number): void {
@@ -156,6 +200,7 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
 
   return {
     submit,
+    announce,
     hold,
     cancel,
     changeStatus,

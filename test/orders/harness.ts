@@ -204,13 +204,28 @@ export class FakeChain implements OrderChainPort {
  * wallet become CANCELLED with nothing reserved.
  */
 export class FakeMatcher implements MarketMatcher {
-  submits: { market: MarketRef; hashes: string[] }[] = [];
+  /** Each hand-off, with the announcements still out when it came (the submitter's own is withdrawn first). */
+  submits: { market: MarketRef; hashes: string[]; announced: number }[] = [];
   cancels: { market: MarketRef; wallet: string; hashes: string[] }[] = [];
   failSubmit = false;
+  /** Announcements not withdrawn yet (`announce`): order entry must leave none behind. */
+  announced = 0;
+  /** Announcements made so far. */
+  announcements = 0;
   constructor(private readonly db: () => Connection) {}
 
+  announce(): () => void {
+    this.announced += 1;
+    this.announcements += 1;
+    let withdrawn = false;
+    return () => {
+      if (!withdrawn) this.announced -= 1;
+      withdrawn = true;
+    };
+  }
+
   async submit(market: MarketRef, orderHashes: string[]): Promise<void> {
-    this.submits.push({ market, hashes: orderHashes });
+    this.submits.push({ market, hashes: orderHashes, announced: this.announced });
     if (this.failSubmit) throw new Error('temporal is down');
   }
 

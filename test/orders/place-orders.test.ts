@@ -58,7 +58,7 @@ describe('POST /v1/orders', () => {
       reserved_units: item.maker_amount,
       market_key: `56-${market.condition_id}`,
     });
-    expect(h.matcher.submits.at(-1)).toEqual({ market: { chain_id: 56, condition_id: market.condition_id }, hashes: [item.hash] });
+    expect(h.matcher.submits.at(-1)).toEqual({ market: { chain_id: 56, condition_id: market.condition_id }, hashes: [item.hash], announced: 0 });
   });
 
   test('when the order hash is computed, then it is the EIP-712 hash of the signed order under the market exchange domain', async () => {
@@ -273,6 +273,23 @@ describe('POST /v1/orders', () => {
     } finally {
       h.matcher.failSubmit = false;
     }
+  });
+
+  test('when orders are reserved, then their market is announced to the matcher until their hand-off, and no announcement outlives its request', async () => {
+    const before = { announcements: h.matcher.announcements, submits: h.matcher.submits.length };
+    const placed = signedItem(ALICE, market, { size: '1' });
+    await place(h, ALICE.address, [placed]);
+    // Withdrawn before its own submit: a real matcher would otherwise wait for it.
+    expect(h.matcher.submits.slice(before.submits)).toEqual([expect.objectContaining({ hashes: [placed.hash], announced: 0 })]);
+    await place(h, ALICE.address, [placed]); // a duplicate: reserved for nothing, submits nothing
+    h.matcher.failSubmit = true;
+    try {
+      await place(h, ALICE.address, [signedItem(ALICE, market, { size: '1' })]);
+    } finally {
+      h.matcher.failSubmit = false;
+    }
+    expect(h.matcher.announcements - before.announcements).toBeGreaterThanOrEqual(2);
+    expect(h.matcher.announced).toBe(0);
   });
 
   describe('request-level errors', () => {

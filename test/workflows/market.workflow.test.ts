@@ -386,6 +386,35 @@ describe('market workflow', () => {
     await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 5, 20_000, 'all placed');
   });
 
+  test('when orders of the market are announced, then a submit waits for them and goes out with them as one signal, at most the gather bound', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const orders = await persist(db(), market, Array.from({ length: 4 }, (_, i) => ({ wallet: wallet(), side: 'BUY' as const, price: 30 + i, size: '1' })));
+    const gathering = createMarketMatcherClient(h.client, taskQueue, { gatherMs: 10_000 });
+    const started = Date.now();
+    const [first, second] = [gathering.announce(market), gathering.announce(market)];
+    const sent = [gathering.submit(market, [orders[0].order_hash])];
+    await new Promise((r) => setTimeout(r, 300));
+    first();
+    first(); // withdrawing twice counts once
+    sent.push(gathering.submit(market, [orders[1].order_hash]));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(gathering.signalsSent).toBe(0);
+    second();
+    sent.push(gathering.submit(market, [orders[2].order_hash]));
+    await Promise.all(sent);
+    expect(gathering.signalsSent).toBe(1);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // An announcement that is never withdrawn holds a submit for the bound, not longer.
+    const bounded = createMarketMatcherClient(h.client, taskQueue, { gatherMs: 500 });
+    bounded.announce(market);
+    const waitedFrom = Date.now();
+    await bounded.submit(market, [orders[3].order_hash]);
+    expect(bounded.signalsSent).toBe(1);
+    expect(Date.now() - waitedFrom).toBeGreaterThanOrEqual(450);
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 4, 20_000, 'all placed');
+  });
+
   test('when a market\'s hand-offs are held, then submits wait without a signal and go out together when the hold is released or runs out', async () => {
     const market = newMarket();
     await insertMarket(db(), market);
