@@ -3,6 +3,8 @@
  * one signal is in flight, further submits queue up and go out together as the next signal, so a
  * busy market costs a few signals per second however many orders arrive. signalWithStart starts
  * the workflow on first use; cancels and status changes are update-with-start (an answer back).
+ * A signal about to go out may first wait a few ms (`gatherMs`) for orders that order entry has
+ * announced for the same market, so that requests arriving together meet in one market step.
  * A market's hand-offs can be held for a moment (`hold`): its workflow asks for it while it
  * continues as new, and submits then wait (the orders are durable and marked meanwhile).
  */
