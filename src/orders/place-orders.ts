@@ -303,9 +303,9 @@ async function handOff(ctx: OrderContext, placed: OrderRecord[], arrivals: Map<s
     byMarket.set(o.market_key, group);
   }
   await Promise.all(
-    [...byMarket.values()].map(async ({ market, hashes }) => {
+    [...byMarket].map(async ([key, { market, hashes }]) => {
       try {
-        arrivals.get(marketKey(market.chain_id, market.condition_id))?.();
+        arrivals.get(key)?.();
         await ctx.matcher.submit(market, hashes);
       } catch (error) {
         ctx.logger?.error({ err: error, market, orders: hashes.length }, 'order hand-off failed; left PENDING for recovery');

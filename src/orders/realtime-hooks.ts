@@ -1,6 +1,6 @@
 import type { HoldLevel, RealtimeEvent, SpendLevel } from '../contracts/realtime-publisher';
 import { readOnce } from '../db/read-once';
-import { marketKeyOf } from '../matching/market-ids';
+import type { MarketRecord } from '../db/models/market.model';
 import { balanceAssetOf } from './balance-cache';
 import type { OrderContext } from './context';
 import { collateralAsset, tokenAsset } from './reservations';
@@ -20,14 +20,21 @@ import { collateralAsset, tokenAsset } from './reservations';
  * database read but a market's first.
  */
 export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) => Promise<void> {
-  // A market's collateral never changes: read once per process.
-  const collateralOf = readOnce(
+  // What the hook needs of a market (its collateral, exchange, token contract and token ids)
+  // never changes: read once per process, for holds and spends alike.
+  const marketOf = readOnce(
     (chainId: number, conditionId: string) => `${chainId}:${conditionId}`,
-    (chainId: number, conditionId: string) => ctx.models.markets.findOne({ chain_id: chainId, condition_id: conditionId }, { collateral_token: 1 }).lean()
-      .then((market) => (market?.collateral_token ? collateralAsset(String(market.collateral_token)) : null)),
+    (chainId: number, conditionId: string) => ctx.models.markets.findOne(
+      { chain_id: chainId, condition_id: conditionId },
+      { chain_id: 1, collateral_token: 1, ctf_exchange_address: 1, conditional_tokens_address: 1, tokens: 1 },
+    ).lean<Pick<MarketRecord, 'chain_id' | 'collateral_token' | 'ctf_exchange_address' | 'conditional_tokens_address' | 'tokens'>>().exec(),
   );
+  async function collateralOf(chainId: number, conditionId: string): Promise<string | null> {
+    const collateral = (await marketOf(chainId, conditionId))?.collateral_token;
+    return collateral ? collateralAsset(String(collateral)) : null;
+  }
   async function spend(level: SpendLevel): Promise<void> {
-    const market = (await ctx.marketRecords.find([level]).catch(() => undefined))?.get(marketKeyOf(level));
+    const market = await marketOf(level.chain_id, level.condition_id).catch(() => null);
     const token = market?.tokens.find((t) => Number(t.outcome) === level.outcome);
     if (!market || !token) return; // the balance then waits out its TTL, as before spends existed
     ctx.balances.spend(level.wallet, balanceAssetOf(market, level.side, BigInt(token.token_id)), BigInt(level.units), level.fill_id);
