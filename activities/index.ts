@@ -3,6 +3,7 @@ import type { HandoffHolder } from '../src/contracts/market-matcher';
 import type { RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import { matchingCollections } from '../src/matching/collections';
+import { createStepPriority } from '../src/matching/step-priority';
 import { UNCONFIGURED_CHAIN, type SettlementChain } from '../src/settlement/settlement-chain';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
@@ -22,6 +23,8 @@ export interface ActivityDeps {
   chainPollMs?: number;
   /** How long a settlement send waits on for its confirmations before taking the MINED path, ms (default 3000). */
   confirmWaitMs?: number;
+  /** Longest wait of a settlement database command for this process's market steps, ms (0 or unset: none). */
+  settlementYieldMs?: number;
 }
 
 export const NO_PUBLISHER: RealtimePublisher = { publish: () => Promise.resolve() };
@@ -30,9 +33,13 @@ export const NO_PUBLISHER: RealtimePublisher = { publish: () => Promise.resolve(
 export function createActivities(deps: ActivityDeps) {
   const collections = matchingCollections(deps.db);
   const publisher = deps.publisher ?? NO_PUBLISHER;
+  // One for the process: settlement's commands wait for the market steps of this worker.
+  const priority = createStepPriority({ maxWaitMs: deps.settlementYieldMs ?? 0 });
   return timedEach({
-    ...createMarketActivities({ collections, publisher, logger: deps.logger, handoffs: deps.handoffs }),
-    ...createSettlementActivities({ collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs }),
+    ...createMarketActivities({ collections, publisher, logger: deps.logger, handoffs: deps.handoffs, priority }),
+    ...createSettlementActivities({
+      collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs, priority,
+    }),
   });
 }
 

@@ -22,6 +22,7 @@ import {
   type PlacementLoad, type RestingOrderRow, type RestingPage, type StatusWrite, type StepInputs, type StepOutcome, type TradeLegWrite,
 } from '../src/matching/payloads';
 import { timed } from '../src/logging/stage-timings';
+import { NO_STEP_PRIORITY, type StepPriority } from '../src/matching/step-priority';
 import { presentFill, presentOrder, presentTicker, priceOfTicks } from '../src/matching/present';
 
 export interface MarketActivityDeps {
@@ -30,6 +31,8 @@ export interface MarketActivityDeps {
   logger: Logger;
   /** This process's own hand-offs (the sweeper's matcher client), held with the API processes'. */
   handoffs?: HandoffHolder;
+  /** Marks each step from its load to its write, so settlement's commands wait for it (default: none). */
+  priority?: StepPriority;
 }
 
 const OPEN_STATUSES = ['OPEN', 'PARTIALLY_FILLED'];
@@ -39,7 +42,7 @@ export function reserveOf(side: 'BUY' | 'SELL', priceTicks: number, units: bigin
   return side === 'BUY' ? (units * BigInt(priceTicks) + 99n) / 100n : units;
 }
 
-export function createMarketActivities({ collections: c, publisher, logger, handoffs }: MarketActivityDeps) {
+export function createMarketActivities({ collections: c, publisher, logger, handoffs, priority = NO_STEP_PRIORITY }: MarketActivityDeps) {
   const loaded = new LoadedOrders();
   /** Per market key: the last step's events on their way to the API processes (never rejects). */
   const deliveries = new Map<string, Promise<unknown>>();
@@ -109,10 +112,15 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
    */
   async function loadOrdersForPlacement(q: { market: MarketRef; hashes: string[]; step?: string }): Promise<PlacementLoad> {
     const key = marketKeyOf(q.market);
+    priority.stepStarted(key);
     const hashes = normalBatch(q.hashes);
     const [stored, claim] = await Promise.all([findByIds(c.orders, hashes), q.step ? c.steps.findOne({ _id: q.step }) : null]);
     const byHash = new Map(stored.map((o) => [o.order_hash, o]));
-    if (claim && fitsBatch(claim, hashes)) return placementOf(key, claim, hashes.slice(0, claim.count), byHash);
+    if (claim && fitsBatch(claim, hashes)) {
+      const decided = placementOf(key, claim, hashes.slice(0, claim.count), byHash);
+      if (decided.rows?.length === 0) priority.stepEnded(key);
+      return decided;
+    }
     if (claim) logger.error({ market: q.market, step: q.step, claimed: claim.count, batch: hashes.length }, 'a placement step was claimed over another batch: decided afresh');
     const rows: PlaceableRow[] = [];
     const skipped: string[] = [];
@@ -127,6 +135,8 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       }
     }
     loaded.keep(key, placeable);
+    // Nothing to place: the workflow writes nothing for this load.
+    if (rows.length === 0) priority.stepEnded(key);
     return { rows, skipped };
   }
 
@@ -145,7 +155,18 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     return rows.map((o) => ({ order_hash: o.order_hash, wallet: o.wallet, market_key: o.market_key, status: o.status, handoff: o.handoff }));
   }
 
+  /** A step's write (`writeStep`), marked as a step until it ends. */
   async function applyMatchBatch(batch: BatchWrite): Promise<StepOutcome> {
+    const key = marketKeyOf(batch.market);
+    priority.stepStarted(key);
+    try {
+      return await writeStep(batch);
+    } finally {
+      priority.stepEnded(key);
+    }
+  }
+
+  async function writeStep(batch: BatchWrite): Promise<StepOutcome> {
     const at = new Date(batch.at);
     const { market, decimals } = batch;
     const filter = { chain_id: market.chain_id, condition_id: market.condition_id };

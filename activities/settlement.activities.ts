@@ -8,6 +8,8 @@ import { holdLevelOf, type HoldLevel, type RealtimeEvent, type RealtimePublisher
 import type { Logger } from '../src/logging/logger';
 import type { mongo } from 'mongoose';
 import { insertNew } from '../src/db/bulk-writes';
+import { timed } from '../src/logging/stage-timings';
+import { NO_STEP_PRIORITY, type StepPriority } from '../src/matching/step-priority';
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { fillIdOf, fillIdsOf, type MarketRef } from '../src/matching/market-ids';
 import type { SettlementGroup } from '../src/matching/payloads';
@@ -26,6 +28,8 @@ export interface SettlementActivityDeps {
   pollMs?: number;
   /** How long `sendAndAwaitReceipts` waits on for the confirmations of mined receipts (ms); default 3000. */
   confirmWaitMs?: number;
+  /** The market steps of this process, which the finish's database commands wait for (default: none). */
+  priority?: StepPriority;
 }
 
 type FillStatus = FillRecord['settlement_status'];
@@ -85,7 +89,14 @@ interface TradeRow {
   created_at: Date;
 }
 
-export function createSettlementActivities({ collections: c, publisher, logger, chain, pollMs = 1_000, confirmWaitMs = 3_000 }: SettlementActivityDeps) {
+export function createSettlementActivities({
+  collections: c, publisher, logger, chain, pollMs = 1_000, confirmWaitMs = 3_000, priority = NO_STEP_PRIORITY,
+}: SettlementActivityDeps) {
+  /** One of settlement's database commands (or a few), once no market step of this process is under way. */
+  async function afterSteps<T>(stage: string, run: () => Promise<T>): Promise<T> {
+    await timed('settle.yield', () => priority.quiet());
+    return timed(stage, run);
+  }
   const publish = async (events: RealtimeEvent[]) => {
     try {
       if (events.length > 0) await publisher.publish(events);
@@ -98,8 +109,8 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
 
   /** The settlement trades of the given groups, read with one query per collection. */
   async function tradesOf(groups: SettlementGroup[]): Promise<Map<string, SettlementTrade[] | string>> {
-    const fills = await findByIds(c.fills, fillIdsOf(groups.flatMap((g) => g.tradeIds)));
-    const orders = await findByIds(c.orders, [...new Set(fills.map((f) => f.order_hash))]);
+    const fills = await afterSteps('settle.sendFills', () => findByIds(c.fills, fillIdsOf(groups.flatMap((g) => g.tradeIds))));
+    const orders = await afterSteps('settle.sendOrders', () => findByIds(c.orders, [...new Set(fills.map((f) => f.order_hash))]));
     const orderOf = new Map(orders.map((o) => [o.order_hash, o]));
     const fillOf = new Map(fills.map((f) => [fillIdOf(f.trade_id, f.role), f]));
     const out = new Map<string, SettlementTrade[] | string>();
@@ -331,14 +342,14 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     const groups = q.groups.filter((g) => g.tradeIds.length > 0);
     if (groups.length === 0) return [];
     const tradeIds = groups.flatMap((g) => g.tradeIds);
-    await c.fills.bulkWrite(groups.map((g) => ({
+    await afterSteps('settle.fillsWrite', () => c.fills.bulkWrite(groups.map((g) => ({
       updateMany: {
         filter: { _id: { $in: fillIdsOf(g.tradeIds) }, ...NOT_FINAL },
         update: { $set: { settlement_status: q.status, updated_at: now, ...(g.txHash ? { tx_hash: g.txHash } : {}) } },
       },
-    })), { ordered: false });
-    const fills = await findByIds(c.fills, fillIdsOf(tradeIds));
-    const printing = FINAL.includes(q.status) ? await writeTrades(fills) : [];
+    })), { ordered: false }));
+    const fills = await afterSteps('settle.fillsRead', () => findByIds(c.fills, fillIdsOf(tradeIds)));
+    const printing = FINAL.includes(q.status) ? await afterSteps('settle.trades', () => writeTrades(fills)) : [];
     const events: RealtimeEvent[] = [];
     const spends: SpendLevel[] = [];
     for (const status of [...(q.passedThrough ?? []), q.status]) {
@@ -357,7 +368,7 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
       if (!fill) continue;
       events.push({ channel: 'trades', chain_id: fill.chain_id, condition_id: fill.condition_id, payload: presentSettledTrade(t, fill) });
     }
-    await publish(events);
+    await timed('settle.fillsPublish', () => publish(events));
     return fills;
   }
 
@@ -398,9 +409,9 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
   async function finishWith(batchFills: FillRecord[], failed: boolean): Promise<{ resting: string[] }> {
     const now = new Date();
     const hashes = [...new Set(batchFills.map((f) => f.order_hash))];
-    const orders = await findByIds(c.orders, hashes);
+    const orders = await afterSteps('settle.ordersRead', () => findByIds(c.orders, hashes));
     const fillsByOrder = new Map<string, FillRecord[]>();
-    for (const f of [...batchFills, ...(await otherFillsOf(orders, batchFills))]) {
+    for (const f of [...batchFills, ...(await afterSteps('settle.otherFills', () => otherFillsOf(orders, batchFills)))]) {
       const own = fillsByOrder.get(f.order_hash) ?? [];
       own.push(f);
       fillsByOrder.set(f.order_hash, own);
@@ -430,7 +441,7 @@ export function createSettlementActivities({ collections: c, publisher, logger, 
     }
     // One bulk write; a status move is guarded by `from`, so a retry (status already moved) changes
     // nothing, and reads the moved status above, so it publishes nothing twice.
-    if (writes.length > 0) await c.orders.bulkWrite(writes, { ordered: false });
+    if (writes.length > 0) await afterSteps('settle.ordersWrite', () => c.orders.bulkWrite(writes, { ordered: false }));
     const events: RealtimeEvent[] = changed.map((o) => ({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } }));
     if (holds.length > 0) events.push({ channel: 'holds', holds });
     await publish(events);

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const publisher = createRealtimePublisher({ db, logger });
   // The sweeper's hand-offs: held by a market's workflow while it continues as new, like the API's.
   const matcher = createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE);
-  const activities = createActivities({ db, logger, chain, publisher, handoffs: matcher });
+  const activities = createActivities({ db, logger, chain, publisher, handoffs: matcher, settlementYieldMs: config.SETTLEMENT_YIELD_MS });
   // The bundle `npm run build` made, if it still matches the workflow files (src/temporal/workflow-bundle.ts).
   const code = workflowCodeFor(require.resolve('../workflows'), join(__dirname, '..', WORKFLOW_BUNDLE_FILE));
   // A built worker always has its bundle: bundling at start costs every restart ~2 s, so say why.

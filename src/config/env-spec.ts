@@ -85,6 +85,11 @@ export const ENV_SPEC = {
     default: 4,
     description: 'Settlement activities one worker runs at a time (its own task queue): bounds how much of the store a settlement backlog takes from matching',
   },
+  SETTLEMENT_YIELD_MS: {
+    parse: nonNegativeInt,
+    default: 100,
+    description: 'Each of settlement\'s database commands in a worker first waits, up to this many ms, for that worker\'s market steps under way to end (all writes share one store: a step goes first); 0: never waits',
+  },
   HANDOFF_LINGER_MS: {
     parse: nonNegativeInt,
     default: 0,
