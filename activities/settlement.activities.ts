@@ -402,7 +402,7 @@ export function createSettlementActivities({
    * (a fill FAILED), and returns the failed orders still resting (the market workflow removes them).
    */
   async function finishOrders(q: { tradeIds: string[]; failed: boolean }): Promise<{ resting: string[] }> {
-    return finishWith(await findByIds(c.fills, fillIdsOf(q.tradeIds)), q.failed);
+    return finishWith(await afterSteps('settle.finishFills', () => findByIds(c.fills, fillIdsOf(q.tradeIds))), q.failed);
   }
 
   /** `finishOrders` given the batch's fills as stored. */
