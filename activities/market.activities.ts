@@ -112,15 +112,19 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
    */
   async function loadOrdersForPlacement(q: { market: MarketRef; hashes: string[]; step?: string }): Promise<PlacementLoad> {
     const key = marketKeyOf(q.market);
+    // A step from here to the end of its write (`applyMatchBatch`); a load that places nothing
+    // is followed by no write, so its step ends here.
     priority.stepStarted(key);
+    const load = await loadPlaceable(q, key);
+    if (load.rows?.length === 0) priority.stepEnded(key);
+    return load;
+  }
+
+  async function loadPlaceable(q: { market: MarketRef; hashes: string[]; step?: string }, key: string): Promise<PlacementLoad> {
     const hashes = normalBatch(q.hashes);
     const [stored, claim] = await Promise.all([findByIds(c.orders, hashes), q.step ? c.steps.findOne({ _id: q.step }) : null]);
     const byHash = new Map(stored.map((o) => [o.order_hash, o]));
-    if (claim && fitsBatch(claim, hashes)) {
-      const decided = placementOf(key, claim, hashes.slice(0, claim.count), byHash);
-      if (decided.rows?.length === 0) priority.stepEnded(key);
-      return decided;
-    }
+    if (claim && fitsBatch(claim, hashes)) return placementOf(key, claim, hashes.slice(0, claim.count), byHash);
     if (claim) logger.error({ market: q.market, step: q.step, claimed: claim.count, batch: hashes.length }, 'a placement step was claimed over another batch: decided afresh');
     const rows: PlaceableRow[] = [];
     const skipped: string[] = [];
@@ -135,8 +139,6 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       }
     }
     loaded.keep(key, placeable);
-    // Nothing to place: the workflow writes nothing for this load.
-    if (rows.length === 0) priority.stepEnded(key);
     return { rows, skipped };
   }
 
