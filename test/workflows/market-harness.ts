@@ -14,8 +14,8 @@ import type { OrderRecord } from '../../src/contracts/order-record';
 import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher, SpendLevel } from '../../src/contracts/realtime-publisher';
 import { signedAmounts } from '../../src/engine';
 import { markHandoffs } from '../../src/matching/handoff-markers';
-import { ensureMatchingIndexes, matchingCollections, type MatchingCollections } from '../../src/matching/collections';
-import { marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
+import { ensureMatchingIndexes, matchingCollections, type FillRecord, type MatchingCollections } from '../../src/matching/collections';
+import { fillIdOf, marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
 import { createLogger, type Logger } from '../../src/logging/logger';
 import { formatCanonical } from '../../src/money';
 import { SettlementChainError, type ReceiptState, type SettlementChain, type SubmitOptions } from '../../src/settlement/settlement-chain';
@@ -34,6 +34,19 @@ export function errorRecordingLogger(): { logger: Logger; errors: unknown[][] } 
 
 export function newMarket(): MarketRef {
   return { chain_id: 56, condition_id: `0x${randomBytes(32).toString('hex')}` };
+}
+
+/**
+ * One side of a 2-share trade at 0.6 as a market step writes it (PENDING), for settlement's tests.
+ * `tradePrice: false`: a taker fill written before taker fills carried the trade price.
+ */
+export function pendingFill(market: MarketRef, tradeId: string, role: 'maker' | 'taker', { at, orderHash, tradePrice = true }: { at: Date; orderHash: string; tradePrice?: boolean }): FillRecord {
+  return {
+    _id: fillIdOf(tradeId, role), trade_id: tradeId, order_hash: orderHash, wallet: '0xw', chain_id: market.chain_id, condition_id: market.condition_id,
+    market_key: marketKeyOf(market), role, side: role === 'taker' ? 'BUY' : 'SELL', outcome: 1, price: '0.6', size: '2', fee: '0',
+    size_units: (2n * 10n ** 18n).toString(), fee_units: '0', collateral_units: '0', kind: 'TRANSFER', settlement_status: 'PENDING', tx_hash: '',
+    counter_order_hash: '0xother', created_at: at, updated_at: at, ...(role === 'taker' && tradePrice ? { trade_price: '0.6' } : {}),
+  };
 }
 
 export function wallet(): string {

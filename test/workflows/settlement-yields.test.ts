@@ -1,11 +1,11 @@
 import { createMarketActivities } from '../../activities/market.activities';
 import { createSettlementActivities } from '../../activities/settlement.activities';
-import { ensureMatchingIndexes, matchingCollections, type FillRecord } from '../../src/matching/collections';
+import { ensureMatchingIndexes, matchingCollections } from '../../src/matching/collections';
 import { fillIdOf, marketKeyOf } from '../../src/matching/market-ids';
 import { createStepPriority, type StepPriority } from '../../src/matching/step-priority';
 import { UNCONFIGURED_CHAIN } from '../../src/settlement/settlement-chain';
 import { useTestDatabase } from '../helpers/test-database';
-import { logger, newMarket, RecordingPublisher } from './market-harness';
+import { logger, newMarket, pendingFill, RecordingPublisher } from './market-harness';
 
 /** A step priority that records what the activities tell it, and otherwise behaves as the real one. */
 function recordingPriority(inner: StepPriority): StepPriority & { calls: string[] } {
@@ -38,12 +38,7 @@ describe('settlement\'s database commands wait for the market steps of their wor
     const steps = createMarketActivities({ collections, publisher, logger, priority });
     const tradeId = `${marketKeyOf(market)}:1`;
     const at = new Date();
-    const fill = (role: 'maker' | 'taker'): FillRecord => ({
-      _id: fillIdOf(tradeId, role), trade_id: tradeId, order_hash: `0x${role}`, wallet: '0xw', chain_id: market.chain_id, condition_id: market.condition_id,
-      market_key: marketKeyOf(market), role, side: role === 'taker' ? 'BUY' : 'SELL', outcome: 1, price: '0.6', size: '2', fee: '0',
-      size_units: (2n * 10n ** 18n).toString(), fee_units: '0', collateral_units: '0', kind: 'TRANSFER', settlement_status: 'PENDING', tx_hash: '',
-      counter_order_hash: '0xother', created_at: at, updated_at: at, ...(role === 'taker' ? { trade_price: '0.6' } : {}),
-    });
+    const fill = (role: 'maker' | 'taker') => pendingFill(market, tradeId, role, { at, orderHash: `0x${role}` });
     await collections.fills.insertMany([fill('maker'), fill('taker')]);
     const statusOfTaker = async () => (await collections.fills.findOne({ _id: fillIdOf(tradeId, 'taker') }))?.settlement_status;
     return { market, settlement, steps, priority, tradeId, statusOfTaker };

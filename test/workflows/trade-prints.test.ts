@@ -1,9 +1,9 @@
 import { createSettlementActivities } from '../../activities/settlement.activities';
-import { ensureMatchingIndexes, matchingCollections, type FillRecord } from '../../src/matching/collections';
+import { ensureMatchingIndexes, matchingCollections } from '../../src/matching/collections';
 import { fillIdOf, marketKeyOf } from '../../src/matching/market-ids';
 import { UNCONFIGURED_CHAIN } from '../../src/settlement/settlement-chain';
 import { useTestDatabase } from '../helpers/test-database';
-import { logger, newMarket, RecordingPublisher } from './market-harness';
+import { logger, newMarket, pendingFill, RecordingPublisher } from './market-harness';
 
 describe('public trade rows and prints, written as trades settle', () => {
   const { db } = useTestDatabase('prints');
@@ -19,12 +19,7 @@ describe('public trade rows and prints, written as trades settle', () => {
     const trade = async (legacy = false) => {
       const tradeId = `${marketKeyOf(market)}:${++n}`;
       const at = new Date(Date.UTC(2026, 10, 23, 0, 0, n));
-      const fill = (role: 'maker' | 'taker'): FillRecord => ({
-        _id: fillIdOf(tradeId, role), trade_id: tradeId, order_hash: `0x${role}${n}`, wallet: '0xw', chain_id: market.chain_id, condition_id: market.condition_id,
-        market_key: marketKeyOf(market), role, side: role === 'taker' ? 'BUY' : 'SELL', outcome: 1, price: '0.6', size: '2', fee: '0',
-        size_units: (2n * 10n ** 18n).toString(), fee_units: '0', collateral_units: '0', kind: 'TRANSFER', settlement_status: 'PENDING', tx_hash: '',
-        counter_order_hash: '0xother', created_at: at, updated_at: at, ...(role === 'taker' && !legacy ? { trade_price: '0.6' } : {}),
-      });
+      const fill = (role: 'maker' | 'taker') => pendingFill(market, tradeId, role, { at, orderHash: `0x${role}${n}`, tradePrice: !legacy });
       await collections.fills.insertMany([fill('maker'), fill('taker')]);
       if (legacy) {
         await collections.trades.insertOne({ _id: tradeId, trade_id: tradeId, chain_id: market.chain_id, condition_id: market.condition_id, price: '0.6', size: (2n * 10n ** 18n).toString(), settlement_status: 'PENDING', created_at: at });
