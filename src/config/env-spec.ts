@@ -126,6 +126,15 @@ export const ENV_SPEC = {
     default: 400,
     description: 'Go garbage-collection target (GOGC) of the embedded FerretDB: 400 costs ~15 MB more memory than Go\'s 100 and saves ~20% of its CPU',
   },
+  CHAIN_THREAD_NICE: {
+    parse: (raw) => {
+      const n = nonNegativeInt(raw);
+      if (n > 19) throw new Error('must be a nice value 0..19');
+      return n;
+    },
+    default: 10,
+    description: 'Nice value of the embedded chain\'s EVM threads: it stands in for a node on other machines, so on a shared machine it gives way to the exchange\'s own processes; 0: as they are',
+  },
   CHAIN_RPC_URL: { parse: url, description: 'External EVM JSON-RPC URL; unset starts the embedded chain (chain id 56)' },
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },
   CHAIN_PORT: { parse: port, default: 8545, description: 'Embedded chain JSON-RPC port' },

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig, Config, ConfigError } from '../config';
+import { lowerChainThreadPriority } from '../chain/local/chain-thread-priority';
 import { startLocalChain } from '../chain/local/start-local-chain';
 import { startFerretDb } from '../embedded/ferretdb-server';
 import { isPortOpen } from '../embedded/free-port';
@@ -86,7 +87,9 @@ async function main(): Promise<void> {
       await assertPortFree(config.HOST, config.CHAIN_PORT, 'chain JSON-RPC');
       // EDR runs inside this process: it is a library, and its JSON-RPC endpoint is ours.
       const chain = await startLocalChain({ host: config.HOST, port: config.CHAIN_PORT, chainId: config.CHAIN_ID, dataDir, log });
-      inProcess.push({ name: 'chain', stop: chain.stop });
+      // The chain's EVM threads give way to the exchange's processes (chain-thread-priority.ts).
+      const priority = lowerChainThreadPriority(config.CHAIN_THREAD_NICE);
+      inProcess.push({ name: 'chain', stop: async () => { priority.stop(); await chain.stop(); } });
       env.CHAIN_RPC_URL = chain.rpcUrl;
       env.OPERATOR_PRIVATE_KEY = chain.operatorKey; // Hardhat's public dev key #0, never a real one
       env.EXCHANGE_ADDRESS = chain.addresses.exchange;
