@@ -45,6 +45,28 @@ describe('the embedded chain\'s thread priority', () => {
     expect(await chain.request({ id: 2, method: 'eth_chainId' })).toEqual({ jsonrpc: '2.0', id: 2, result: '0x38' });
   });
 
+  (linux ? it : it.skip)('when a chain thread is found at a higher priority again (a thread started since), then the next sweep lowers it', async () => {
+    const chain = await createEdrChain({ chainId: 56, accounts: [], nativeBalance: 0n });
+    await chain.request({ id: 1, method: 'eth_blockNumber' });
+    const mainNice = getPriority(process.pid);
+    for (const { tid } of processThreads()) if (!before.has(tid)) before.set(tid, getPriority(tid));
+    const priority = lowerChainThreadPriority(mainNice + 10, 50);
+    try {
+      const [thread] = chainThreads();
+      try {
+        setPriority(thread.tid, mainNice); // what a new thread inherits; only root may lower a nice value
+      } catch {
+        return; // not allowed here: the first test covers the sweep itself
+      }
+      expect(getPriority(thread.tid)).toBe(mainNice);
+      const deadline = Date.now() + 5_000;
+      while (getPriority(thread.tid) < mainNice + 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(getPriority(thread.tid)).toBe(mainNice + 10);
+    } finally {
+      priority.stop();
+    }
+  });
+
   it('when the nice value is 0, then no thread is touched', () => {
     const priority = lowerChainThreadPriority(0);
     expect(priority.lowered()).toEqual([]);

@@ -18,7 +18,7 @@ import { getPriority, setPriority } from 'node:os';
 const CHAIN_THREAD = /^tokio/;
 
 export interface ChainThreadPriority {
-  /** Threads lowered so far (thread ids). */
+  /** The chain's threads at the last sweep (thread ids), each at `nice` or above. */
   lowered(): number[];
   stop(): void;
 }
@@ -45,20 +45,23 @@ export function processThreads(taskDir = '/proc/self/task'): { tid: number; name
 /**
  * Raises the nice value of the chain's threads to `nice` now and every `everyMs` after (0: never
  * again). `nice` 0 does nothing. A thread already at `nice` or above is left alone; one that cannot
- * be changed (it ended meanwhile) is skipped.
+ * be changed (it ended meanwhile) is skipped. Each sweep asks every chain thread again instead of
+ * remembering ids: the runtime's blocking pool lets idle threads go, and the kernel reuses ids.
  */
 export function lowerChainThreadPriority(nice: number, everyMs = 2_000): ChainThreadPriority {
-  const lowered = new Set<number>();
+  let lowered: number[] = [];
   const sweep = () => {
+    const now: number[] = [];
     for (const { tid, name } of processThreads()) {
-      if (!CHAIN_THREAD.test(name) || lowered.has(tid)) continue;
+      if (!CHAIN_THREAD.test(name)) continue;
       try {
         if (getPriority(tid) < nice) setPriority(tid, nice);
-        lowered.add(tid);
+        now.push(tid);
       } catch {
         // gone, or not ours to change
       }
     }
+    lowered = now;
   };
   if (nice <= 0) return { lowered: () => [], stop: () => undefined };
   sweep();
