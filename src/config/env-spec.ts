@@ -135,6 +135,10 @@ export const ENV_SPEC = {
     default: 10,
     description: 'Nice value of the embedded chain\'s EVM threads: it stands in for a node on other machines, so on a shared machine it gives way to the exchange\'s own processes; 0: as they are',
   },
+  EMBEDDED_GOMAXPROCS: {
+    parse: positiveInt,
+    description: 'GOMAXPROCS of the embedded FerretDB and Temporal dev server (cores each runs Go code on at once); unset: half the machine\'s cores, at least 1, as they share it with the API, the worker and the chain',
+  },
   CHAIN_RPC_URL: { parse: url, description: 'External EVM JSON-RPC URL; unset starts the embedded chain (chain id 56)' },
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },
   CHAIN_PORT: { parse: port, default: 8545, description: 'Embedded chain JSON-RPC port' },

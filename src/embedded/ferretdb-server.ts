@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV_SPEC } from '../config/env-spec';
+import { embeddedGoMaxProcs } from './go-maxprocs';
 import { ensureGoTool } from '../tools/ensure-go-tool';
 import { FERRETDB } from '../tools/tool-versions';
 import { freePort, waitForPort } from './free-port';
@@ -42,6 +43,8 @@ export async function startFerretDb(options: {
   tiedToParent?: boolean;
   /** FerretDB's GOGC (default DEFAULT_FERRETDB_GOGC). */
   gogc?: number;
+  /** FerretDB's GOMAXPROCS (default `embeddedGoMaxProcs()`: half the cores, at least 1). */
+  gomaxprocs?: number;
   /** Another FerretDB binary than the pinned build (a benchmark comparing builds side by side). */
   binary?: string;
 }): Promise<FerretDbServer> {
@@ -58,7 +61,7 @@ export async function startFerretDb(options: {
     '--telemetry=disable',
     '--log-level=warn',
   ];
-  const env = { ...globalThis.process.env, GOGC: String(options.gogc ?? DEFAULT_FERRETDB_GOGC) };
+  const env = { ...globalThis.process.env, GOGC: String(options.gogc ?? DEFAULT_FERRETDB_GOGC), GOMAXPROCS: String(embeddedGoMaxProcs(options.gomaxprocs)) };
   const process = startManagedProcess({ name: 'ferretdb', command: binary, args, env, logFile: join(options.logDir, 'ferretdb.log'), tiedToParent: options.tiedToParent });
   try {
     await waitForPort(options.host, options.port, 30_000, process.alive);

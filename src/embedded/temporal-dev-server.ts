@@ -4,6 +4,7 @@ import { TEMPORAL_CLI } from '../tools/tool-versions';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import { startManagedProcess, ManagedProcess } from './managed-process';
 import { waitForPort } from './free-port';
+import { embeddedGoMaxProcs } from './go-maxprocs';
 
 /**
  * The same durability as the embedded FerretDB (src/embedded/ferretdb-server.ts): WAL with
@@ -54,6 +55,8 @@ export async function startTemporalDevServer(options: {
   logDir: string;
   log?: (line: string) => void;
   tiedToParent?: boolean;
+  /** The server's GOMAXPROCS (default `embeddedGoMaxProcs()`: half the cores, at least 1). */
+  gomaxprocs?: number;
 }): Promise<TemporalDevServer> {
   const binary = await ensureGoTool(TEMPORAL_CLI, options.log);
   const args = ['server', 'start-dev', '--ip', options.host, '--port', String(options.port), '--log-level', 'warn'];
@@ -64,7 +67,8 @@ export async function startTemporalDevServer(options: {
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(TEMPORAL_DYNAMIC_CONFIG)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
-  const process = startManagedProcess({ name: 'temporal', command: binary, args, logFile: join(options.logDir, 'temporal.log'), tiedToParent: options.tiedToParent });
+  const env = { ...globalThis.process.env, GOMAXPROCS: String(embeddedGoMaxProcs(options.gomaxprocs)) };
+  const process = startManagedProcess({ name: 'temporal', command: binary, args, env, logFile: join(options.logDir, 'temporal.log'), tiedToParent: options.tiedToParent });
   try {
     await waitForPort(options.host, options.port, 60_000, process.alive);
     if (options.uiPort) await waitForPort(options.host, options.uiPort, 60_000, process.alive);
