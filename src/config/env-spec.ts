@@ -26,6 +26,12 @@ const nonNegativeInt: Parser<number> = (raw) => {
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n)) throw new Error('must be a non-negative integer');
   return n;
 };
+/** A nice value a process may take without privileges: 0 (as it is) to 19 (lowest priority). */
+const niceValue: Parser<number> = (raw) => {
+  const n = nonNegativeInt(raw);
+  if (n > 19) throw new Error('must be a nice value 0..19');
+  return n;
+};
 const text: Parser<string> = (raw) => {
   if (raw.trim() === '') throw new Error('must not be empty');
   return raw;
@@ -127,11 +133,7 @@ export const ENV_SPEC = {
     description: 'Go garbage-collection target (GOGC) of the embedded FerretDB: 400 costs ~15 MB more memory than Go\'s 100 and saves ~20% of its CPU',
   },
   CHAIN_THREAD_NICE: {
-    parse: (raw) => {
-      const n = nonNegativeInt(raw);
-      if (n > 19) throw new Error('must be a nice value 0..19');
-      return n;
-    },
+    parse: niceValue,
     default: 10,
     description: 'Nice value of the embedded chain\'s EVM threads: it stands in for a node on other machines, so on a shared machine it gives way to the exchange\'s own processes; 0: as they are',
   },

@@ -24,7 +24,8 @@ export interface ChainThreadPriority {
 }
 
 /** This process's threads (id and name); empty where /proc is not there (not Linux). */
-export function processThreads(taskDir = '/proc/self/task'): { tid: number; name: string }[] {
+export function processThreads(): { tid: number; name: string }[] {
+  const taskDir = '/proc/self/task';
   let tids: string[];
   try {
     tids = readdirSync(taskDir);
