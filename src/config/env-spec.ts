@@ -32,6 +32,11 @@ const niceValue: Parser<number> = (raw) => {
   if (n > 19) throw new Error('must be a nice value 0..19');
   return n;
 };
+/** `lts`, `current`, or an absolute path to a Node binary (SERVICE_NODE). */
+const nodeBinary: Parser<string> = (raw) => {
+  if (raw !== 'lts' && raw !== 'current' && !raw.startsWith('/')) throw new Error('must be lts, current or an absolute path to a node binary');
+  return raw;
+};
 const text: Parser<string> = (raw) => {
   if (raw.trim() === '') throw new Error('must not be empty');
   return raw;
@@ -76,7 +81,7 @@ export const ENV_SPEC = {
   HOST: { parse: text, default: '127.0.0.1', description: 'Interface the API (and embedded servers) listen on' },
   PORT: { parse: port, default: 8080, description: 'API HTTP port (REST under /v1, socket.io under /v1/ws)' },
   DATA_DIR: { parse: text, default: './data', description: 'Folder for the embedded servers\' on-disk state (Temporal, FerretDB, chain)' },
-  TOOLS_DIR: { parse: text, description: 'Cache of the Go-built tools (default ~/.cache/predex-tools)' },
+  TOOLS_DIR: { parse: text, description: 'Cache of the Go-built tools and the service\'s Node (default ~/.cache/predex-tools)' },
   LOG_LEVEL: { parse: logLevel, default: 'info', description: 'pino log level' },
   TEMPORAL_ADDRESS: { parse: hostPort, description: 'External Temporal frontend host:port; unset starts the embedded dev server' },
   TEMPORAL_NAMESPACE: { parse: text, default: 'default', description: 'Temporal namespace' },
@@ -140,6 +145,11 @@ export const ENV_SPEC = {
   EMBEDDED_GOMAXPROCS: {
     parse: positiveInt,
     description: 'GOMAXPROCS of the embedded FerretDB and Temporal dev server (cores each runs Go code on at once); unset: half the machine\'s cores, at least 1, as they share it with the API, the worker and the chain',
+  },
+  SERVICE_NODE: {
+    parse: nodeBinary,
+    default: 'lts',
+    description: 'Node.js the API and the worker run on: lts (Node 24.21.0, fetched once from npm into TOOLS_DIR; the supervisor\'s own Node where it cannot be fetched), current (the supervisor\'s own Node), or an absolute path',
   },
   CHAIN_RPC_URL: { parse: url, description: 'External EVM JSON-RPC URL; unset starts the embedded chain (chain id 56)' },
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },

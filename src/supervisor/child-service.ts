@@ -31,10 +31,12 @@ export class ChildService {
     private readonly log: (line: string) => void,
     /** Node options before the script, e.g. a `--require` preload. */
     private readonly nodeArgs: string[] = [],
+    /** The Node binary it runs on (`SERVICE_NODE`); the supervisor's own by default. */
+    private readonly nodeBinary: string = process.execPath,
   ) {}
 
   start(): void {
-    const child = spawn(process.execPath, [...this.nodeArgs, this.script], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    const child = spawn(this.nodeBinary, [...this.nodeArgs, this.script], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
     this.child = child;
     child.once('exit', (code, signal) => {
       if (this.stopping) return;

@@ -7,6 +7,7 @@ import { startFerretDb } from '../embedded/ferretdb-server';
 import { isPortOpen } from '../embedded/free-port';
 import type { ManagedProcess } from '../embedded/managed-process';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server';
+import { resolveServiceNode } from '../tools/service-node';
 import { ChildService } from './child-service';
 import { lockDataDir } from './data-lock';
 import { devSecretsFile, ensureDevSecrets } from './dev-secrets';
@@ -115,8 +116,11 @@ async function main(): Promise<void> {
     const distRoot = resolve(__dirname, '..', '..');
     // The preload keeps the SDK's stack-trace promise hook out of the workflow threads (docs/matching.md).
     const workerPreload = ['--require', join(distRoot, 'src', 'temporal', 'no-workflow-stack-traces.js')];
-    const worker = new ChildService('worker', join(distRoot, 'workers', 'main.js'), env, giveUp, log, workerPreload);
-    const api = new ChildService('api', join(distRoot, 'src', 'api', 'main.js'), env, giveUp, log);
+    // The API and the worker run on the pinned Node LTS (src/tools/service-node.ts).
+    const node = await resolveServiceNode(config.SERVICE_NODE, log);
+    if (node !== process.execPath) log(`API and worker on ${node}`);
+    const worker = new ChildService('worker', join(distRoot, 'workers', 'main.js'), env, giveUp, log, workerPreload, node);
+    const api = new ChildService('api', join(distRoot, 'src', 'api', 'main.js'), env, giveUp, log, [], node);
     services.push(worker, api);
     await assertPortFree(config.HOST, config.PORT, 'API');
     worker.start();

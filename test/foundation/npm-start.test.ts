@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, Hex } from 'viem';
@@ -9,6 +9,7 @@ import { createChainPort, devAccounts, fundWallet, type ChainAddresses } from '.
 import { connectDatabase } from '../../src/db/connect';
 import { connectTemporal } from '../../src/temporal/connect';
 import { freePort, isPortOpen } from '../../src/embedded/free-port';
+import { serviceNodePath } from '../../src/tools/service-node';
 
 const root = join(__dirname, '..', '..');
 const supervisor = join(root, 'dist', 'src', 'supervisor', 'main.js');
@@ -48,6 +49,22 @@ function startService(env: NodeJS.ProcessEnv): Promise<Started> {
   });
 }
 
+/** The binary each child of `pid` runs, by its script (`api/main`, `workers/main`). */
+function childBinaries(pid: number): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
+      const script = /(api|workers)\/main\.js/.exec(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))?.[0];
+      if (script) out.set(script, readlinkSync(`/proc/${entry}/exe`));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return out;
+}
+
 function stopService(started: Started): Promise<number | null> {
   return new Promise((resolve) => {
     started.child.once('exit', (code) => resolve(code));
@@ -82,6 +99,8 @@ describe('npm start (the whole service on embedded defaults)', () => {
     // The worker loads the bundle `npm run build` made; it warns when it has to bundle at start.
     expect(first.output()).not.toContain('bundling the workflow code at start');
     expect((await fetch(`${api}/healthz`)).status).toBe(200);
+    // The API and the worker run on the pinned Node LTS from the tools cache (SERVICE_NODE=lts).
+    expect(Object.fromEntries(childBinaries(first.child.pid!))).toEqual({ 'api/main.js': serviceNodePath(), 'workers/main.js': serviceNodePath() });
     expect(await (await fetch(`${api}/readyz`)).json()).toEqual({ status: 'ready', checks: { mongodb: 'ok', temporal: 'ok', chain: 'ok' } });
     const chainId = await fetch(`http://${host}:${ports.chain}`, {
       method: 'POST',
