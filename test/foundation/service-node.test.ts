@@ -28,8 +28,9 @@ describe('the Node the API and the worker run on (SERVICE_NODE)', () => {
     const script = [
       "const s = require('secp256k1/bindings');",
       "const { NATIVE_KECCAK } = require('./dist/src/signing/keccak.js');",
-      "const { NativeConnection } = require('@temporalio/worker');",
-      'console.log(JSON.stringify({ secp: typeof s.ecdsaRecover, keccak: NATIVE_KECCAK, temporal: typeof NativeConnection.connect, version: process.version }));',
+      // The core bridge loads its native library when required; `native` is that library's exports.
+      "const { native } = require('@temporalio/core-bridge');",
+      'console.log(JSON.stringify({ secp: typeof s.ecdsaRecover, keccak: NATIVE_KECCAK, temporal: typeof native.newRuntime, version: process.version }));',
     ].join('\n');
     const { stdout } = await run(node, ['-e', script], { cwd: root });
     expect(JSON.parse(stdout)).toEqual({ secp: 'function', keccak: true, temporal: 'function', version: `v${SERVICE_NODE_VERSION}` });
