@@ -431,7 +431,9 @@ async function main(): Promise<void> {
     context: {
       rounds: ROUNDS, orders_per_round: ORDERS, clients: CLIENTS, batch: BATCH, singles_orders: SINGLES, baseline_orders: BASELINE,
       latency_seconds: LAT_SECONDS, order_size_shares: 1, cpus: os.cpus().length, load_avg_before: loadBefore, load_avg_after: load(),
+      // The bench and the supervisor (with the embedded chain) run on this Node; the API and the worker on service_node.
       node: process.version,
+      service_node: service?.nodeVersion ?? null,
       env_overrides: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('E2E_'))),
       baseline_means: 'one POST of one order at a time on one market; the POST awaits its signalWithStart, so every order is its own signal (the matcher client has no option to switch coalescing off)',
     },

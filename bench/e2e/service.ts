@@ -2,7 +2,7 @@
  * Starts the built supervisor (dist/src/supervisor/main.js, what `npm start` runs) with a temp
  * DATA_DIR and free loopback ports, as test/foundation/npm-start.test.ts does, and stops it with SIGINT.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,15 @@ export interface Service {
   dataDir: string;
   child: ChildProcess;
   output(): string;
+  /** The Node version the API and the worker run on (`SERVICE_NODE`). */
+  nodeVersion: string;
   stop(): Promise<number | null>;
+}
+
+/** The supervisor names the Node binary of the API and the worker when it is not its own (ours). */
+function serviceNodeVersion(output: string): string {
+  const binary = /API and worker on (\S+)/.exec(output)?.[1];
+  return binary ? execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim() : process.version;
 }
 
 export async function startService(options: { readyTimeoutMs?: number; logLevel?: string; keepData?: boolean } = {}): Promise<Service> {
@@ -96,7 +104,7 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     await stop();
     throw error;
   });
-  return { api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, dataDir, child, output: () => output, stop };
+  return { api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, dataDir, child, output: () => output, nodeVersion: serviceNodeVersion(output), stop };
 }
 
 /** `NAME=value NAME=value` as an environment (E2E_SERVICE_ENV). */
