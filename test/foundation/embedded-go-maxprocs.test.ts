@@ -3,7 +3,7 @@
  * EMBEDDED_GOMAXPROCS says otherwise: they share the machine with the API, the worker and the
  * chain (src/embedded/go-maxprocs.ts).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFerretDb } from '../../src/embedded/ferretdb-server';
@@ -11,14 +11,12 @@ import { freePort } from '../../src/embedded/free-port';
 import { embeddedGoMaxProcs } from '../../src/embedded/go-maxprocs';
 import type { ManagedProcess } from '../../src/embedded/managed-process';
 import { startTemporalDevServer } from '../../src/embedded/temporal-dev-server';
+import { processEnvVar } from '../helpers/process-env';
 
 const HOST = '127.0.0.1';
 
-/** GOMAXPROCS as the running process sees it (Linux /proc). */
-function goMaxProcsOf(process: ManagedProcess): string | undefined {
-  const environ = readFileSync(`/proc/${process.child.pid}/environ`, 'utf8').split('\0');
-  return environ.find((v) => v.startsWith('GOMAXPROCS='))?.slice('GOMAXPROCS='.length);
-}
+/** GOMAXPROCS as the running process sees it. */
+const goMaxProcsOf = (process: ManagedProcess) => processEnvVar(process.child.pid!, 'GOMAXPROCS');
 
 describe('GOMAXPROCS of the embedded Go servers', () => {
   it('when unset, then half the cores, at least one; when set, that number', () => {

@@ -2,20 +2,18 @@
  * The embedded FerretDB runs with its own Go garbage-collection target (GOGC): Go's default of 100
  * cost it ~20% more CPU under the e2e bench (src/embedded/ferretdb-server.ts).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENV_SPEC } from '../../src/config/env-spec';
 import { startFerretDb, type FerretDbServer } from '../../src/embedded/ferretdb-server';
 import { freePort } from '../../src/embedded/free-port';
+import { processEnvVar } from '../helpers/process-env';
 
 const HOST = '127.0.0.1';
 
-/** GOGC as the running process sees it (Linux /proc). */
-function gogcOf(server: FerretDbServer): string | undefined {
-  const environ = readFileSync(`/proc/${server.process.child.pid}/environ`, 'utf8').split('\0');
-  return environ.find((v) => v.startsWith('GOGC='))?.slice('GOGC='.length);
-}
+/** GOGC as the running process sees it. */
+const gogcOf = (server: FerretDbServer) => processEnvVar(server.process.child.pid!, 'GOGC');
 
 describe('the embedded FerretDB\'s GC target', () => {
   if (process.env.MONGODB_URI || process.platform !== 'linux') {
