@@ -4,7 +4,7 @@
  * something beside how busy the machine was: the service shares its cores with the bench client
  * and, on a shared machine, with other tenants (docs/benchmarks.md).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
 const TICKS_PER_S = 100;
@@ -41,6 +41,22 @@ function readProcesses(): Map<number, { ppid: number; seconds: number; cmdline: 
     }
   }
   return out;
+}
+
+/**
+ * The executable of the first process with `role` in the tree under `rootPid` (`/proc/<pid>/exe`),
+ * or null where /proc cannot say (not Linux, or no such process).
+ */
+export function executableOf(rootPid: number, role: string): string | null {
+  for (const [pid, p] of sampleTree(rootPid) ?? []) {
+    if (p.role !== role) continue;
+    try {
+      return readlinkSync(`/proc/${pid}/exe`);
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }
 
 /** Per pid of the tree under `rootPid` (itself included): its role and CPU seconds so far. */

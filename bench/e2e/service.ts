@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/embedded/free-port';
+import { executableOf } from './cpu';
 
 export const ROOT = join(__dirname, '..', '..');
 const SUPERVISOR = join(ROOT, 'dist', 'src', 'supervisor', 'main.js');
@@ -17,15 +18,15 @@ export interface Service {
   dataDir: string;
   child: ChildProcess;
   output(): string;
-  /** The Node version the API and the worker run on (`SERVICE_NODE`). */
-  nodeVersion: string;
+  /** The Node version the API runs on, as its process shows (`SERVICE_NODE`; the worker's is the same); null off Linux. */
+  nodeVersion: string | null;
   stop(): Promise<number | null>;
 }
 
-/** The supervisor names the Node binary of the API and the worker when it is not its own (ours). */
-function serviceNodeVersion(output: string): string {
-  const binary = /API and worker on (\S+)/.exec(output)?.[1];
-  return binary ? execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim() : process.version;
+/** The version of the Node binary the started API process runs (null where /proc cannot say). */
+function serviceNodeVersion(supervisorPid: number | undefined): string | null {
+  const binary = supervisorPid === undefined ? null : executableOf(supervisorPid, 'api');
+  return binary ? execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim() : null;
 }
 
 export async function startService(options: { readyTimeoutMs?: number; logLevel?: string; keepData?: boolean } = {}): Promise<Service> {
@@ -104,7 +105,7 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     await stop();
     throw error;
   });
-  return { api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, dataDir, child, output: () => output, nodeVersion: serviceNodeVersion(output), stop };
+  return { api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, dataDir, child, output: () => output, nodeVersion: serviceNodeVersion(child.pid), stop };
 }
 
 /** `NAME=value NAME=value` as an environment (E2E_SERVICE_ENV). */
