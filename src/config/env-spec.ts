@@ -149,7 +149,7 @@ export const ENV_SPEC = {
   SERVICE_NODE: {
     parse: nodeBinary,
     default: 'lts',
-    description: 'Node.js the API and the worker run on: lts (Node 24.21.0, fetched once from npm into TOOLS_DIR; the supervisor\'s own Node where it cannot be fetched), current (the supervisor\'s own Node), or an absolute path',
+    description: 'Node.js the API and the worker run on: lts (Node 24.21.0, fetched once from npm into TOOLS_DIR; the supervisor\'s own Node where it cannot be fetched), current (the supervisor\'s own Node), or an absolute path to a Node binary (checked at start: a path with no executable file stops the start with exit code 2)',
   },
   CHAIN_RPC_URL: { parse: url, description: 'External EVM JSON-RPC URL; unset starts the embedded chain (chain id 56)' },
   CHAIN_ID: { parse: positiveInt, default: 56, description: 'Chain id of the markets' },

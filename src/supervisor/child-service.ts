@@ -38,6 +38,15 @@ export class ChildService {
   start(): void {
     const child = spawn(this.nodeBinary, [...this.nodeArgs, this.script], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
     this.child = child;
+    // A binary that cannot be started (missing, not executable) emits 'error' and never 'exit';
+    // starting it again would fail the same way, so the tree stops and says which binary.
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (child.pid !== undefined) {
+        this.log(`${this.name}: ${error.message}`);
+        return;
+      }
+      if (!this.stopping) this.onGiveUp(`${this.name} could not start: ${this.nodeBinary} (${error.code ?? error.message})`);
+    });
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
       const now = Date.now();

@@ -52,6 +52,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stopAll(0));
 
   try {
+    // The API and the worker run on the pinned Node LTS (src/tools/service-node.ts). Resolved
+    // first: a wrong SERVICE_NODE stops the start before any server is up.
+    const node = await resolveServiceNode(config.SERVICE_NODE, log);
+    if (node !== process.execPath) log(`API and worker on ${node}`);
     const secrets = ensureDevSecrets(dataDir, { ...process.env });
     const env: NodeJS.ProcessEnv = secrets.env;
     if (secrets.generated.length > 0) {
@@ -116,9 +120,6 @@ async function main(): Promise<void> {
     const distRoot = resolve(__dirname, '..', '..');
     // The preload keeps the SDK's stack-trace promise hook out of the workflow threads (docs/matching.md).
     const workerPreload = ['--require', join(distRoot, 'src', 'temporal', 'no-workflow-stack-traces.js')];
-    // The API and the worker run on the pinned Node LTS (src/tools/service-node.ts).
-    const node = await resolveServiceNode(config.SERVICE_NODE, log);
-    if (node !== process.execPath) log(`API and worker on ${node}`);
     const worker = new ChildService('worker', join(distRoot, 'workers', 'main.js'), env, giveUp, log, workerPreload, node);
     const api = new ChildService('api', join(distRoot, 'src', 'api', 'main.js'), env, giveUp, log, [], node);
     services.push(worker, api);
@@ -139,7 +140,7 @@ async function main(): Promise<void> {
     log('Press Ctrl-C to stop.');
   } catch (error) {
     log(error instanceof Error ? error.message : String(error));
-    await stopAll(1);
+    await stopAll(error instanceof ConfigError ? 2 : 1);
   }
 }
 

@@ -14,10 +14,11 @@
  * the Node that started them.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ConfigError } from '../config/load-config';
 import { defaultToolsDir } from './ensure-go-tool';
 
 const run = promisify(execFile);
@@ -65,11 +66,15 @@ export async function ensureServiceNode(log: (line: string) => void = () => {}, 
 
 /**
  * `SERVICE_NODE` as a binary: `lts` the pinned LTS (fetched once; where it cannot be fetched, the
- * supervisor's own Node, said in the log), `current` the supervisor's own Node, else that path.
+ * supervisor's own Node, said in the log), `current` the supervisor's own Node, else that path,
+ * which must be an executable file: a wrong path is a configuration error before anything starts.
  */
 export async function resolveServiceNode(setting: string, log: (line: string) => void, version = SERVICE_NODE_VERSION): Promise<string> {
   if (setting === 'current') return process.execPath;
-  if (setting !== 'lts') return setting;
+  if (setting !== 'lts') {
+    if (!isExecutableFile(setting)) throw new ConfigError([`SERVICE_NODE=${JSON.stringify(setting)} is not an executable file`]);
+    return setting;
+  }
   try {
     return await ensureServiceNode(log, version);
   } catch (error) {
@@ -77,5 +82,14 @@ export async function resolveServiceNode(setting: string, log: (line: string) =>
     // Not `instanceof Error`: a child process's error may come from another realm (jest's).
     log(`could not fetch Node ${version} (${String((error as { message?: unknown }).message ?? error).split('\n')[0]}); the API and the worker run on ${process.version}`);
     return process.execPath;
+  }
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }

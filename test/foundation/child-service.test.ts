@@ -51,4 +51,20 @@ describe('a supervised child process', () => {
     expect(said).toEqual(['probe exited (1); restarting', 'probe exited (1); restarting']);
     expect(gaveUp).toEqual([]);
   }, 30_000);
+
+  it('when its Node binary cannot be started, then the tree is told to stop, once, with the binary named, and nothing is thrown', async () => {
+    const script = join(dir, 'never-runs.js');
+    writeFileSync(script, 'process.exit(0);\n');
+    const missing = join(dir, 'no-such-node');
+    const gaveUp: string[] = [];
+    const said: string[] = [];
+    const child = new ChildService('probe', script, process.env, (reason) => gaveUp.push(reason), (line) => said.push(line), [], missing);
+    child.start(); // an unhandled 'error' would fail this test as an uncaught exception
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && gaveUp.length === 0) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 500)); // no restart, no second word
+    await child.stop(1_000);
+    expect(gaveUp).toEqual([`probe could not start: ${missing} (ENOENT)`]);
+    expect(said).toEqual([]);
+  }, 20_000);
 });

@@ -165,4 +165,20 @@ describe('npm start (the whole service on embedded defaults)', () => {
       expect(await stopService(second)).toBe(0);
     }
   }, 300_000);
+  run('when SERVICE_NODE names no Node binary, then it stops with the configuration message and exit code 2, before any server starts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'predex-start-'));
+    const child = spawn(process.execPath, [supervisor], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, SERVICE_NODE: '/nonexistent/node' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(output).toContain('SERVICE_NODE="/nonexistent/node" is not an executable file');
+    expect(output).not.toMatch(/Temporal dev server on|FerretDB on|local chain/);
+    expect(existsSync(join(dataDir, 'supervisor.pid'))).toBe(false); // the data folder's lock is let go
+  }, 60_000);
 });

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError } from '../../src/config';
 import { promisify } from 'node:util';
 import { ENV_SPEC } from '../../src/config/env-spec';
 import { ensureServiceNode, nodePackageName, resolveServiceNode, SERVICE_NODE_VERSION, serviceNodePath } from '../../src/tools/service-node';
@@ -41,8 +43,23 @@ describe('the Node the API and the worker run on (SERVICE_NODE)', () => {
     const log = (line: string) => lines.push(line);
     expect(await resolveServiceNode('lts', log)).toBe(node);
     expect(await resolveServiceNode('current', log)).toBe(process.execPath);
-    expect(await resolveServiceNode('/opt/node-22/bin/node', log)).toBe('/opt/node-22/bin/node');
+    expect(await resolveServiceNode(node, log)).toBe(node); // a path: taken as it is
     expect(lines).toEqual([]); // cached: nothing fetched, nothing to say
+  });
+
+  it('when the setting is a path with no executable file, then it is a configuration error, before anything starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'predex-node-path-'));
+    try {
+      const plain = join(dir, 'node');
+      writeFileSync(plain, '#!/bin/sh\n', { mode: 0o644 }); // there, but not executable
+      for (const path of [join(dir, 'missing', 'node'), plain, dir]) {
+        const refused = resolveServiceNode(path, () => undefined);
+        await expect(refused).rejects.toBeInstanceOf(ConfigError);
+        await expect(refused).rejects.toThrow(`SERVICE_NODE=${JSON.stringify(path)} is not an executable file`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('when the pinned release cannot be fetched, then the supervisor\'s own Node runs them, and the log says why', async () => {
