@@ -36,6 +36,8 @@ export interface MarketActivityDeps {
 }
 
 const OPEN_STATUSES = ['OPEN', 'PARTIALLY_FILLED'];
+/** Rounds of a step's order writes overtaken by settlement before the step fails to its retry (each round is one settlement write between a read and a write). */
+const MAX_REWRITE_ROUNDS = 5;
 
 /** Units an order still holds back: collateral at its limit price (BUY) or tokens (SELL). */
 export function reserveOf(side: 'BUY' | 'SELL', priceTicks: number, units: bigint): bigint {
@@ -228,11 +230,11 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       await timed('step.fills', async () => reportDivergence(market, fills, await insertNew(c.fills, fills)));
     }
 
-    // 2. Orders, each guarded by the engine seq that produced its state. `after` is each order as
-    //    the step leaves it (a retried step computes the same values from the same seq).
+    // 2. Orders, each guarded by the engine seq that produced its state, and by the settled units
+    //    its reservation was computed from (settlement writes them). `after` is each order as the
+    //    step leaves it (a retried step computes the same values from the same seq).
     const after = new Map<string, StoredOrder>();
-    const orderOps: mongo.AnyBulkWriteOperation<StoredOrder>[] = batch.orders.map((o) => {
-      const m = meta.get(o.hash);
+    const orderOpOf = (o: BatchWrite['orders'][number], m: StoredOrder | undefined): mongo.AnyBulkWriteOperation<StoredOrder> => {
       const resting = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED' ? BigInt(o.remaining) : 0n;
       const unsettled = BigInt(o.filled) - BigInt(m?.settled_units ?? '0');
       const reserved = m ? reserveOf(m.side, m.price_ticks, resting + (unsettled > 0n ? unsettled : 0n)).toString() : '0';
@@ -246,8 +248,10 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       // The order lists its fills, so settlement finds them by key rather than by a query.
       const update = fillIds ? { $set: set, $addToSet: { fill_ids: { $each: fillIds } } } : { $set: set };
       if (m) after.set(o.hash, { ...m, ...set, ...(fillIds ? { fill_ids: [...new Set([...(m.fill_ids ?? []), ...fillIds])] } : {}) });
-      return { updateOne: { filter: { _id: o.hash, applied_seq: { $lt: o.seq } }, update } };
-    });
+      const settledGuard = m ? { settled_units: m.settled_units ?? { $exists: false } } : {};
+      return { updateOne: { filter: { _id: o.hash, applied_seq: { $lt: o.seq }, ...settledGuard }, update } };
+    };
+    const orderOps = batch.orders.map((o) => orderOpOf(o, meta.get(o.hash)));
     for (const d of batch.direct) {
       const m = meta.get(d.hash);
       const unsettled = 0n - BigInt(m?.settled_units ?? '0');
@@ -258,7 +262,8 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       if (m?.handoff === 'PENDING' && m.status === 'OPEN') after.set(d.hash, { ...m, ...set });
       orderOps.push({ updateOne: { filter: { _id: d.hash, handoff: 'PENDING', status: 'OPEN' }, update: { $set: set } } });
     }
-    await timed('step.orders', () => bulk(c.orders, orderOps));
+    const matched = await timed('step.orders', () => bulk(c.orders, orderOps));
+    if (matched < orderOps.length && batch.orders.length > 0) await timed('step.ordersAgain', () => rewriteOvertaken(batch.orders, orderOpOf));
     // The orders this step took are handed over for good: their markers go now, so the hand-off
     // sweeper reads only lost hand-offs (it otherwise read every order once, 2 s after placing).
     const markersDone = placedHere.size > 0 ? timed('step.markers', () => c.handoffs.deleteMany({ _id: { $in: [...placedHere] } })) : undefined;
@@ -301,6 +306,25 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     });
     await Promise.all([previous, markersDone]);
     return {};
+  }
+
+  /**
+   * A step's order writes that missed their guard: ones a retried step had written already
+   * (`applied_seq` at or past theirs) are done; the others met a settlement that wrote the
+   * order's settled units after the step read it, and are computed again from the row as it is.
+   */
+  async function rewriteOvertaken(
+    orders: BatchWrite['orders'],
+    orderOpOf: (o: BatchWrite['orders'][number], m: StoredOrder | undefined) => mongo.AnyBulkWriteOperation<StoredOrder>,
+  ): Promise<void> {
+    let left = orders;
+    for (let round = 1; left.length > 0; round++) {
+      const rows = new Map((await findByIds(c.orders, left.map((o) => o.hash))).map((row) => [row.order_hash, row]));
+      left = left.filter((o) => rows.has(o.hash) && rows.get(o.hash)!.applied_seq < o.seq);
+      if (left.length === 0) return;
+      if (round > MAX_REWRITE_ROUNDS) throw new Error(`step write: ${left.length} orders still overtaken after ${MAX_REWRITE_ROUNDS} rounds`);
+      await bulk(c.orders, left.map((o) => orderOpOf(o, rows.get(o.hash))));
+    }
   }
 
   /**

@@ -408,44 +408,49 @@ export function createSettlementActivities({
   /** `finishOrders` given the batch's fills as stored. */
   async function finishWith(batchFills: FillRecord[], failed: boolean): Promise<{ resting: string[] }> {
     const now = new Date();
-    const hashes = [...new Set(batchFills.map((f) => f.order_hash))];
-    const orders = await afterSteps('settle.ordersRead', () => findByIds(c.orders, hashes));
-    const fillsByOrder = new Map<string, FillRecord[]>();
-    for (const f of [...batchFills, ...(await afterSteps('settle.otherFills', () => otherFillsOf(orders, batchFills)))]) {
-      const own = fillsByOrder.get(f.order_hash) ?? [];
-      own.push(f);
-      fillsByOrder.set(f.order_hash, own);
-    }
-    const resting: string[] = [];
-    const changed: StoredOrder[] = [];
-    const writes: mongo.AnyBulkWriteOperation<StoredOrder>[] = [];
-    const holds: HoldLevel[] = [];
-    for (const o of orders) {
-      const own = fillsByOrder.get(o.order_hash) ?? [];
-      const settled = own.filter((f) => FINAL.includes(f.settlement_status)).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
-      const unsettled = BigInt(o.filled_units) - settled;
-      const open = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED';
-      const reserved = reserveOf(o.side, o.price_ticks, (open ? BigInt(o.remaining_units) : 0n) + (unsettled > 0n ? unsettled : 0n));
-      let status = o.status;
-      if (failed && own.some((f) => f.settlement_status === 'FAILED')) {
-        if (o.status === 'MATCHED') status = 'MATCH_FAILED';
-        else if (open) resting.push(o.order_hash);
-      } else if (o.status === 'MATCHED' && own.length > 0 && own.every((f) => f.settlement_status === 'CONFIRMED')) {
-        status = 'FILLED';
+    const resting = new Set<string>();
+    const events: RealtimeEvent[] = [];
+    const holds = new Map<string, HoldLevel>();
+    let pending = [...new Set(batchFills.map((f) => f.order_hash))];
+    // An order row has two writers: the market's steps (engine state) and settlement (settled
+    // units, the end of a MATCHED order). Each write here is guarded by what it was computed
+    // from; one that a step or another settlement overtook is computed again from a fresh read.
+    for (let round = 1; pending.length > 0; round++) {
+      if (round > MAX_FINISH_ROUNDS) throw new Error(`finishing orders: ${pending.length} still overtaken after ${MAX_FINISH_ROUNDS} rounds`);
+      const orders = await afterSteps('settle.ordersRead', () => findByIds(c.orders, pending));
+      // Read after the orders: a settlement that moved an order before this read had marked its fills first.
+      const others = await afterSteps('settle.otherFills', () => otherFillsOf(orders, batchFills));
+      const finished = orders.map((o) => ({ before: o, after: finishedOrder(o, [...batchFills, ...others].filter((f) => f.order_hash === o.order_hash), failed, now) }));
+      const writes = finished.map(({ before, after }) => ({
+        updateOne: {
+          filter: { _id: before.order_hash, applied_seq: before.applied_seq, status: before.status, settled_units: before.settled_units ?? { $exists: false } },
+          update: { $set: { status: after.status, settled_units: after.settled_units, reserved_units: after.reserved_units, updated_at: now } },
+        },
+      }));
+      const result = await afterSteps('settle.ordersWrite', () => c.orders.bulkWrite(writes as mongo.AnyBulkWriteOperation<StoredOrder>[], { ordered: false }));
+      const landed = result.matchedCount === writes.length ? new Set(finished.map((f) => f.before.order_hash)) : await landedOf(finished);
+      for (const { before, after } of finished) {
+        if (!landed.has(before.order_hash)) continue;
+        if (after.status !== before.status) events.push({ channel: 'user', wallet: after.wallet, payload: { type: 'order', order: presentOrder(after) } });
+        if (after.resting) resting.add(after.order_hash);
+        holds.set(after.order_hash, holdLevelOf(after));
       }
-      // Status moves only from MATCHED here: the market workflow owns every other transition.
-      const from = status !== o.status ? { status: 'MATCHED' as const } : {};
-      writes.push({ updateOne: { filter: { _id: o.order_hash, ...from }, update: { $set: { status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now } } } });
-      if (status !== o.status) changed.push({ ...o, status, updated_at: now });
-      holds.push(holdLevelOf({ ...o, reserved_units: reserved.toString() }));
+      pending = finished.map((f) => f.before.order_hash).filter((hash) => !landed.has(hash));
     }
-    // One bulk write; a status move is guarded by `from`, so a retry (status already moved) changes
-    // nothing, and reads the moved status above, so it publishes nothing twice.
-    if (writes.length > 0) await afterSteps('settle.ordersWrite', () => c.orders.bulkWrite(writes, { ordered: false }));
-    const events: RealtimeEvent[] = changed.map((o) => ({ channel: 'user', wallet: o.wallet, payload: { type: 'order', order: presentOrder(o) } }));
-    if (holds.length > 0) events.push({ channel: 'holds', holds });
+    if (holds.size > 0) events.push({ channel: 'holds', holds: [...holds.values()] });
     await publish(events);
-    return { resting };
+    return { resting: [...resting] };
+  }
+
+  /** Of a guarded write's orders, those whose row now holds what was written for them. */
+  async function landedOf(finished: { after: StoredOrder }[]): Promise<Set<string>> {
+    const rows = await afterSteps('settle.ordersCheck', () => findByIds(c.orders, finished.map((f) => f.after.order_hash)));
+    const byHash = new Map(rows.map((o) => [o.order_hash, o]));
+    return new Set(finished.filter(({ after }) => {
+      const row = byHash.get(after.order_hash);
+      return row !== undefined && row.applied_seq === after.applied_seq && row.status === after.status
+        && row.settled_units === after.settled_units && row.reserved_units === after.reserved_units;
+    }).map((f) => f.after.order_hash));
   }
 
   /** The orders' fills other than `known`, by the keys each order lists (`fill_ids`, written as it matched). */
@@ -469,6 +474,29 @@ export function createSettlementActivities({
     sendSettlement, sendSettlements, awaitReceipt, awaitReceipts, awaitConfirmations, awaitConfirmationsOf, markFills, markFillsOf, finishOrders,
     sendAndAwaitReceipts, confirmFills, checkOrderOnChain,
   };
+}
+
+/** Rounds of `finishWith` before it gives up to the activity's retry: each lost one is a step or settlement that wrote between its read and its write. */
+const MAX_FINISH_ROUNDS = 5;
+
+/**
+ * An order as settlement leaves it, from its fills: settled units (fills final for good), what it
+ * still reserves, and its end: MATCHED -> FILLED once every fill is CONFIRMED, any MATCHED order
+ * with a fill FAILED for good -> MATCH_FAILED (decisions.md), whichever batch's fill failed. An
+ * order still open with a failed fill of this batch is `resting`: the market workflow removes it,
+ * as it owns every other transition.
+ */
+function finishedOrder(o: StoredOrder, fills: FillRecord[], failed: boolean, now: Date): StoredOrder & { resting: boolean } {
+  const settled = fills.filter((f) => FINAL.includes(f.settlement_status)).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
+  const unsettled = BigInt(o.filled_units) - settled;
+  const open = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED';
+  const reserved = reserveOf(o.side, o.price_ticks, (open ? BigInt(o.remaining_units) : 0n) + (unsettled > 0n ? unsettled : 0n));
+  const anyFailed = fills.some((f) => f.settlement_status === 'FAILED');
+  let status = o.status;
+  if (o.status === 'MATCHED' && anyFailed) status = 'MATCH_FAILED';
+  else if (o.status === 'MATCHED' && fills.length > 0 && fills.every((f) => f.settlement_status === 'CONFIRMED')) status = 'FILLED';
+  const changed = status !== o.status;
+  return { ...o, status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: changed ? now : o.updated_at, resting: failed && anyFailed && open };
 }
 
 /** YES ticks of a fill (its price is in its own outcome's terms). */

@@ -27,13 +27,19 @@ export async function insertNew<T extends mongo.Document>(collection: mongo.Coll
   return existing;
 }
 
-/** Unordered bulk write that treats duplicate-key errors as "a newer row is already there". */
-export async function bulk<T extends mongo.Document>(collection: mongo.Collection<T>, ops: mongo.AnyBulkWriteOperation<T>[]): Promise<void> {
+/**
+ * Unordered bulk write that treats duplicate-key errors as "a newer row is already there".
+ * Returns how many of its filters matched a document (guarded writes learn how many landed).
+ */
+export async function bulk<T extends mongo.Document>(collection: mongo.Collection<T>, ops: mongo.AnyBulkWriteOperation<T>[]): Promise<number> {
+  let matched = 0;
   for (let i = 0; i < ops.length; i += BULK_CHUNK) {
     try {
-      await collection.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
+      matched += (await collection.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false })).matchedCount;
     } catch (error) {
       if (!onlyDuplicateKeys(error)) throw error;
+      matched += (error as { result?: { matchedCount?: number } }).result?.matchedCount ?? 0;
     }
   }
+  return matched;
 }
