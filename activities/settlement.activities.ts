@@ -196,7 +196,7 @@ export function createSettlementActivities({
   }
 
   /** `sendSettlements`, also answering each group's taker order; `together`: many groups per transaction. */
-  async function sendGroups(q: SendQuery, options: SubmitOptions = {}): Promise<{ outcomes: Record<string, SendOutcome>; takerOf: Map<string, string> }> {
+  async function sendGroups(q: SendQuery, options: SubmitOptions = {}): Promise<{ outcomes: Record<string, SendOutcome>; takerOf: Map<string, string>; exchange: string }> {
     const [trades, exchange] = await Promise.all([tradesOf(q.groups), exchangeOf(q.market)]);
     const takerOf = new Map<string, string>();
     for (const [batchId, list] of trades) if (typeof list !== 'string') takerOf.set(batchId, list[0].taker.order.order_hash.toLowerCase());
@@ -210,25 +210,38 @@ export function createSettlementActivities({
     const toSend = checked.filter((c): c is { group: SettlementGroup; trades: SettlementTrade[] } => c !== null);
     if (toSend.length > 0) {
       const sent = await chain.submitMatches(toSend.map(({ group, trades: t }) => ({ batchId: group.batchId, attempt: q.attempt, chain_id: q.market.chain_id, exchange, trades: t })), options);
-      sent.forEach((result, k) => {
+      await Promise.all(sent.map(async (result, k) => {
         const { batchId } = toSend[k].group;
-        outcomes[batchId] = typeof result === 'string' ? { ok: true, txHash: result } : failure(result, batchId, q.attempt);
-      });
+        outcomes[batchId] = typeof result === 'string'
+          ? { ok: true, txHash: result }
+          : await settledElsewhere(q.market, exchange, takerOf.get(batchId), failure(result, batchId, q.attempt), batchId, q.attempt);
+      }));
     }
-    return { outcomes, takerOf };
+    return { outcomes, takerOf, exchange };
   }
 
   /**
    * Polls the receipts of `txHashes` (heartbeating between polls) until `decide` gives each one a
-   * verdict (undefined: keep waiting); per hash, its verdict.
+   * verdict (undefined: keep waiting); per hash, its verdict. A receipt read that fails (the node
+   * does not answer) is a poll without news: the wait goes on, bounded by the activity's timeout,
+   * instead of failing the activity, whose few retries a node restart outlasts (the settlement
+   * would fail with its fills still PENDING or MINED) and whose retry would send again.
    */
   async function pollReceipts<T>(chainId: number, txHashes: string[], decide: (r: ReceiptState) => T | undefined): Promise<Record<string, T>> {
     const done: Record<string, T> = {};
     let waiting = [...new Set(txHashes)];
+    let failedReads = 0;
     for (;;) {
-      const states = await Promise.all(waiting.map((h) => chain.getReceipt(chainId, h)));
+      const states = await Promise.all(waiting.map((h) => chain.getReceipt(chainId, h).catch((error: unknown) => {
+        // The first failure of a run of them, then one in RECEIPT_FAILURES_PER_LOG: an outage is seen, not a flood.
+        if (failedReads++ % RECEIPT_FAILURES_PER_LOG === 0) {
+          logger.warn({ err: (error instanceof Error ? error.message : String(error)).split('\n')[0], txHash: h, failedReads }, 'receipt read failed; polling on');
+        }
+        return undefined;
+      })));
       waiting = waiting.filter((h, i) => {
-        const verdict = decide(states[i]);
+        const state = states[i];
+        const verdict = state === undefined ? undefined : decide(state);
         if (verdict === undefined) return true;
         done[h] = verdict;
         return false;
@@ -284,18 +297,40 @@ export function createSettlementActivities({
     // A first send goes out many groups per transaction (a chunk of matches costs one signature,
     // one block and one receipt), unchecked; a retry goes one transaction per group, each match run
     // first, so that a match that failed without a reason (out of gas) gets the node's estimate.
-    const { outcomes: sent, takerOf } = await sendGroups(q, { together: q.attempt === 1 });
+    const { outcomes: sent, takerOf, exchange } = await sendGroups(q, { together: q.attempt === 1 });
     const txHashes = [...new Set(Object.values(sent).flatMap((o) => (o.ok ? [o.txHash] : [])))];
     // Waiting on a little for the confirmations (one block on the embedded chain, which mines an
     // empty one every second) takes the common path: no separate MINED write, no confirmation
     // activity, and fewer workflow tasks. Past `confirmWaitMs` the workflow takes the MINED path.
     const mined = txHashes.length > 0 ? await awaitMinedReceipts({ chainId: q.market.chain_id, txHashes }, confirmWaitMs) : {};
+    const refusals: Promise<void>[] = [];
     for (const [batchId, outcome] of Object.entries(sent)) {
       if (!outcome.ok) continue;
       const refused = refusedInside(mined[outcome.txHash], takerOf.get(batchId) ?? '', outcome.txHash);
-      if (refused) sent[batchId] = failure(refused, batchId, q.attempt);
+      if (refused) refusals.push(settledElsewhere(q.market, exchange, takerOf.get(batchId), failure(refused, batchId, q.attempt), batchId, q.attempt).then((o) => void (sent[batchId] = o)));
     }
+    await Promise.all(refusals);
+    // A refused copy whose match an earlier transaction had settled: that transaction's receipt.
+    const found = [...new Set(Object.values(sent).flatMap((o) => (o.ok && !(o.txHash in mined) ? [o.txHash] : [])))];
+    if (found.length > 0) Object.assign(mined, await awaitMinedReceipts({ chainId: q.market.chain_id, txHashes: found }, confirmWaitMs));
     return { sent, receipts: verdictsOf(mined) };
+  }
+
+  /**
+   * A send refused for good (the exchange gave its reason) may be a copy of a match an earlier
+   * transaction settled: a retry that sent again while the first was still pending (a crash, or
+   * the first send's answer lost), refused as "filled". Before it is final, the chain says whether
+   * the taker's match is on chain; if so, that transaction is the group's. When the chain cannot
+   * be asked, the group goes round again rather than ending FAILED for a match it may have settled.
+   */
+  async function settledElsewhere(market: MarketRef, exchange: string, taker: string | undefined, outcome: SendOutcome, batchId: string, attempt: number): Promise<SendOutcome> {
+    if (outcome.ok || outcome.transient || !taker) return outcome;
+    try {
+      const mined = await chain.findMatchOfTaker(market.chain_id, exchange, taker);
+      return mined ? { ok: true, txHash: mined } : outcome;
+    } catch (error) {
+      return { ...(failure(error, batchId, attempt) as Extract<SendOutcome, { ok: false }>), transient: true };
+    }
   }
 
   /**
@@ -475,6 +510,9 @@ export function createSettlementActivities({
     sendAndAwaitReceipts, confirmFills, checkOrderOnChain,
   };
 }
+
+/** Failed receipt reads per warning while a node does not answer (at one poll a second, one line every ~30 s). */
+const RECEIPT_FAILURES_PER_LOG = 30;
 
 /** Rounds of `finishWith` before it gives up to the activity's retry: each lost one is a step or settlement that wrote between its read and its write. */
 const MAX_FINISH_ROUNDS = 5;

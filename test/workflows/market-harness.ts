@@ -159,6 +159,11 @@ export class FakeChain implements SettlementChain {
    */
   readonly refuseInsideBatch = new Map<string, string>();
   private readonly refusedInside = new Map<string, string>();
+  /**
+   * Takers whose next send together with others is a copy: an earlier transaction (still pending
+   * when the copy was sent) settles the match, and the copy is refused inside as filled.
+   */
+  readonly settledByEarlier = new Set<string>();
   /** While true, every transaction of several batches reverts whole (an exchange deployed before `matchOrdersBatch`). */
   refuseBatchTransactions = false;
   /** While true, receipts stay pending (fills stay PENDING). */
@@ -193,6 +198,14 @@ export class FakeChain implements SettlementChain {
     }
     for (const batch of batches) {
       const taker = batch.trades[0].taker.order.order_hash;
+      if (options.together && this.settledByEarlier.has(taker)) {
+        this.settledByEarlier.delete(taker);
+        this.matchedTakers.set(taker, fakeHash(`earlier:${batch.batchId}`));
+        this.refusedInside.set(taker, 'Exchange: order filled or cancelled');
+        this.sent.push({ batchId: batch.batchId, attempt: batch.attempt, trades: batch.trades.length });
+        out.push(fakeHash(`${batch.batchId}:${batch.attempt}`, refusedHashPrefix));
+        continue;
+      }
       if (options.together && this.refuseInsideBatch.has(taker)) {
         this.refusedInside.set(taker, this.refuseInsideBatch.get(taker)!);
         this.refuseInsideBatch.delete(taker);
@@ -210,7 +223,14 @@ export class FakeChain implements SettlementChain {
     return Promise.resolve(this.matchedTakers.get(takerOrderHash) ?? null);
   }
 
+  /** Receipt reads that fail (a node that does not answer) before they answer again. */
+  failReceipts = 0;
+
   getReceipt(_chainId: number, txHash: string): Promise<ReceiptState> {
+    if (this.failReceipts > 0) {
+      this.failReceipts -= 1;
+      return Promise.reject(new Error('fetch failed: connect ECONNREFUSED'));
+    }
     if (this.hold) return Promise.resolve({ status: 'pending' });
     if (txHash === revertedBatchHash) return Promise.resolve({ status: 'reverted', blockNumber: '1', confirmations: 1 });
     const reads = (this.receiptReads.get(txHash) ?? 0) + 1;
@@ -220,7 +240,14 @@ export class FakeChain implements SettlementChain {
     return Promise.resolve({ status: 'success', blockNumber: '1', confirmations: reads <= this.slowConfirmations ? 0 : 1, matchedTakers, refusedTakers });
   }
 
+  /** On-chain order checks that fail (a node that does not answer) before they answer again. */
+  failChecks = 0;
+
   checkOrder(_chainId: number, _exchange: string, order: OrderRecord): Promise<{ cancelled: boolean; nonceBumped: boolean }> {
+    if (this.failChecks > 0) {
+      this.failChecks -= 1;
+      return Promise.reject(new Error('fetch failed: connect ECONNREFUSED'));
+    }
     return Promise.resolve({ cancelled: this.cancelledOnChain.has(order.order_hash), nonceBumped: false });
   }
 }

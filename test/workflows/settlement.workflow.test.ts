@@ -58,6 +58,24 @@ describe('settlement and on-chain cancel workflows', () => {
     h.chain.failFirst = 0;
   });
 
+  test('when the node does not answer receipt reads for a while, then the settlement waits it out: no activity fails, nothing is sent twice, and the fills end CONFIRMED', async () => {
+    // More failed reads than the receipt activity has attempts: each used to fail one attempt.
+    h.chain.failReceipts = 12;
+    try {
+      const { taker, settlementId } = await matchOne();
+      const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
+      const handle = h.client.workflow.getHandle(started);
+      expect(await handle.result()).toMatchObject({ status: 'CONFIRMED', attempts: 1 });
+      expect(h.chain.failReceipts).toBe(0);
+      expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1]);
+      const failed = (await handle.fetchHistory()).events!.filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
+      expect(failed).toEqual([]);
+      expect(await order(taker.order_hash)).toMatchObject({ status: 'FILLED', reserved_units: '0' });
+    } finally {
+      h.chain.failReceipts = 0;
+    }
+  });
+
   /**
    * A mined match's spends, announced once per fill whether MINED was written or only passed
    * through: the taker's collateral at 0.55 a share plus its fee, the maker's one share.
@@ -135,6 +153,16 @@ describe('settlement and on-chain cancel workflows', () => {
     expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1]);
     expect(await h.collections.fills.find({ order_hash: taker.order_hash }).toArray()).toEqual([expect.objectContaining({ settlement_status: 'FAILED' })]);
     expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
+  });
+
+  test('when a send is refused as filled because an earlier transaction of the same match settled it (a copy sent while the first was pending), then the group takes that transaction: CONFIRMED, not FAILED', async () => {
+    const { taker, settlementId } = await matchOne((orders) => h.chain.settledByEarlier.add(orders.taker.order_hash));
+    const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
+    expect(await h.client.workflow.getHandle(started).result()).toMatchObject({ status: 'CONFIRMED', attempts: 1 });
+    const earlier = h.chain.matchedTakers.get(taker.order_hash);
+    expect(earlier).toMatch(/^0x/);
+    expect(await h.collections.fills.findOne({ order_hash: taker.order_hash })).toMatchObject({ settlement_status: 'CONFIRMED', tx_hash: earlier });
+    expect((await order(taker.order_hash))?.status).toBe('FILLED');
   });
 
   test('when the exchange refuses batch transactions (deployed before matchOrdersBatch), then every group settles in its retry, one transaction each', async () => {
@@ -315,4 +343,25 @@ describe('settlement and on-chain cancel workflows', () => {
     expect((await order(o.order_hash))?.cancel_reason).toBe('ONCHAIN_CANCEL');
     await saveHistory(h, onchainCancelWorkflowId(o.order_hash), 'onchain-cancel.json');
   });
+
+  test('when the on-chain check fails past its retries, then the watch goes on and still takes the cancelled order off the book', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [o] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 20, size: '1' }]);
+    await matcher.submit(market, [o.order_hash]);
+    await eventually(async () => (await order(o.order_hash))?.book_added_at, 20_000, 'resting');
+    // A node down for a first check's three attempts and the next check's first one.
+    h.chain.failChecks = 4;
+    h.chain.cancelledOnChain.add(o.order_hash);
+    await startOnchainCancelWatch(h.client, taskQueue, o, { pollSeconds: 1 });
+    const handle = h.client.workflow.getHandle(onchainCancelWorkflowId(o.order_hash));
+    expect(await handle.result()).toEqual({ outcome: 'CANCELLED_ONCHAIN' });
+    expect(h.chain.failChecks).toBe(0);
+    const history = await handle.fetchHistory();
+    const failedChecks = history.events!.filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
+    expect(failedChecks).toHaveLength(1);
+    await eventually(async () => (await order(o.order_hash))?.status === 'CANCELLED', 20_000, 'cancelled');
+    expect((await order(o.order_hash))?.cancel_reason).toBe('ONCHAIN_CANCEL');
+    await saveHistory(h, onchainCancelWorkflowId(o.order_hash), 'onchain-cancel-check-failed.json');
+  }, 30_000);
 });
