@@ -62,6 +62,9 @@ export interface SubmitOrders {
   hashes: string[];
 }
 
+/** Hashes per cancel update (the market workflow's validator refuses more); callers send more in several. */
+export const MAX_CANCEL_HASHES = 1_000;
+
 export interface CancelOrders {
   wallet: string;
   hashes: string[];

@@ -21,7 +21,7 @@ import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrde
 import type { MarketActivities } from '../activities/market.activities';
 import { DB_STEP, DB_STEP_LOCAL } from './activity-presets';
 import {
-  cancelOrdersUpdate, marketDepthQuery, marketViewQuery, removeOrdersSignal, setMarketStatusUpdate, submitOrdersSignal,
+  cancelOrdersUpdate, MAX_CANCEL_HASHES, marketDepthQuery, marketViewQuery, removeOrdersSignal, setMarketStatusUpdate, submitOrdersSignal,
   type CancelOrders, type MarketWorkflowInput, type RemoveOrders, type StatusChange, type StatusResult,
 } from './definitions';
 import { settlementWorkflow } from './settlement.workflow';
@@ -244,7 +244,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }, {
     validator: (request) => {
       if (!request || typeof request.wallet !== 'string' || !Array.isArray(request.hashes)) throw new Error('cancel needs {wallet, hashes}');
-      if (request.hashes.length > 1_000) throw new Error('at most 1000 hashes per cancel');
+      if (request.hashes.length > MAX_CANCEL_HASHES) throw new Error(`at most ${MAX_CANCEL_HASHES} hashes per cancel`);
     },
   });
   const statusRefusal = (change: StatusChange): string | null => {

@@ -10,7 +10,7 @@ export interface MarketRef {
 
 export interface CancelOutcome {
   cancelled: string[];
-  not_cancelled: { order_hash: string; error: { code: 'ORDER_NOT_FOUND' | 'ORDER_ALREADY_FILLED' | 'ORDER_NOT_OPEN'; message: string } }[];
+  not_cancelled: { order_hash: string; error: { code: 'ORDER_NOT_FOUND' | 'ORDER_ALREADY_FILLED' | 'ORDER_NOT_OPEN' | 'SERVICE_DEGRADED'; message: string } }[];
 }
 
 /**

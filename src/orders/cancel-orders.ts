@@ -1,5 +1,6 @@
 import type { CancelOutcome, MarketRef } from '../contracts/market-matcher';
 import type { OrderRecord, OrderStatus } from '../contracts/order-record';
+import { AppError } from '../errors';
 import type { OrderContext } from './context';
 import type { CancelBody } from './order.schema';
 
@@ -58,10 +59,24 @@ export async function cancelOrders(ctx: OrderContext, wallet: string, body: Canc
     group.hashes.push(order.order_hash);
     byMarket.set(order.market_key, group);
   }
-  const answers = await Promise.all([...byMarket.values()].map(({ market, hashes }) => ctx.matcher.cancel(market, owner, hashes)));
+  // Each market answers on its own: one whose matcher fails does not take the others' answers
+  // (applied, and final) down with it. Its orders are said not cancelled, with why; a cancel is
+  // safe to send again (an order cancelled meanwhile answers ORDER_NOT_OPEN).
+  const groups = [...byMarket.values()];
+  const answers = await Promise.allSettled(groups.map(({ market, hashes }) => ctx.matcher.cancel(market, owner, hashes)));
+  const failed = answers.flatMap((answer, i) => (answer.status === 'rejected' ? [{ group: groups[i], reason: answer.reason as unknown }] : []));
+  if (failed.length > 0 && failed.length === groups.length) {
+    throw new AppError('SERVICE_DEGRADED', 'The markets\' matchers did not answer; no cancel was confirmed. Retry.', undefined, { cause: failed[0].reason });
+  }
   for (const answer of answers) {
-    outcome.cancelled.push(...answer.cancelled);
-    outcome.not_cancelled.push(...answer.not_cancelled);
+    if (answer.status === 'rejected') continue;
+    outcome.cancelled.push(...answer.value.cancelled);
+    outcome.not_cancelled.push(...answer.value.not_cancelled);
+  }
+  for (const { group, reason } of failed) {
+    ctx.logger?.error({ err: reason, market: group.market, orders: group.hashes.length }, 'cancel: the market\'s matcher failed');
+    const error = { code: 'SERVICE_DEGRADED' as const, message: 'The market\'s matcher did not answer; the cancel is not confirmed. Retry.' };
+    for (const hash of group.hashes) outcome.not_cancelled.push({ order_hash: hash, error });
   }
   return outcome;
 }

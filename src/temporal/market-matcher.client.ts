@@ -14,7 +14,7 @@ import type { CancelOutcome, HandoffHolder, MarketMatcher, MarketRef } from '../
 import { marketKeyOf, marketWorkflowId } from '../matching/market-ids';
 import type { MarketStatus } from '../matching/payloads';
 import {
-  cancelOrdersUpdate, MARKET_WORKFLOW_TASK_TIMEOUT, setMarketStatusUpdate, submitOrdersSignal, type MarketWorkflowInput, type StatusResult,
+  cancelOrdersUpdate, MARKET_WORKFLOW_TASK_TIMEOUT, MAX_CANCEL_HASHES, setMarketStatusUpdate, submitOrdersSignal, type MarketWorkflowInput, type StatusResult,
 } from '../../workflows/definitions';
 import type { marketWorkflow } from '../../workflows/market.workflow';
 
@@ -190,11 +190,20 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
     return client.workflow.executeUpdateWithStart(def, { args: [arg], startWorkflowOperation: start });
   }
 
-  const cancel = (market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome> => {
-    if (orderHashes.length === 0) return Promise.resolve({ cancelled: [], not_cancelled: [] });
-    // The request's own time: the market step decides at that time, however often its workflow
-    // task runs (docs/matching.md, "Worker died mid-step").
-    return update(market, cancelOrdersUpdate, { wallet, hashes: orderHashes, requested_at: Date.now() });
+  /**
+   * One update per MAX_CANCEL_HASHES hashes (a market maker's cancel-all can name thousands), one
+   * after the other, all at the request's own time: the market step decides at that time, however
+   * often its workflow task runs (docs/matching.md, "Worker died mid-step").
+   */
+  const cancel = async (market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome> => {
+    const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
+    const requestedAt = Date.now();
+    for (let i = 0; i < orderHashes.length; i += MAX_CANCEL_HASHES) {
+      const part = await update(market, cancelOrdersUpdate, { wallet, hashes: orderHashes.slice(i, i + MAX_CANCEL_HASHES), requested_at: requestedAt });
+      outcome.cancelled.push(...part.cancelled);
+      outcome.not_cancelled.push(...part.not_cancelled);
+    }
+    return outcome;
   };
 
   const changeStatus = (market: MarketRef, change: { status: MarketStatus; resolution_outcome?: 0 | 1; actor: string; expected_from?: MarketStatus }) =>

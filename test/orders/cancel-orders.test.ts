@@ -82,6 +82,29 @@ describe('cancels', () => {
     expect(await orders().countDocuments({ wallet: bob.address.toLowerCase(), status: 'OPEN' })).toBeGreaterThan(0);
   });
 
+  test('when one market\'s matcher fails, then the other markets\' cancels are answered and its orders say SERVICE_DEGRADED; when every one fails, then 503', async () => {
+    const inM1 = await placeOne(alice, m1);
+    const inM2 = await placeOne(alice, m2);
+    h.matcher.failCancelIn.add(m2.condition_id);
+    try {
+      const res = await cancel(alice.address, { order_hashes: [inM1, inM2] });
+      expect(res.status).toBe(200);
+      expect(res.body.cancelled).toEqual([inM1]);
+      expect(res.body.not_cancelled).toEqual([{ order_hash: inM2, error: { code: 'SERVICE_DEGRADED', message: expect.stringMatching(/not confirmed/) } }]);
+      expect((await orders().findOne({ order_hash: inM2 }).lean())?.status).toBe('OPEN');
+
+      const down = await cancel(alice.address, { order_hashes: [inM2] });
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ code: 'SERVICE_DEGRADED', message: expect.stringMatching(/Retry/) });
+    } finally {
+      h.matcher.failCancelIn.clear();
+    }
+    // Sent again once the matcher answers: cancelled, and the first market's answers again ORDER_NOT_OPEN.
+    const again = await cancel(alice.address, { order_hashes: [inM1, inM2] });
+    expect(again.body.cancelled).toEqual([inM2]);
+    expect(again.body.not_cancelled).toEqual([{ order_hash: inM1, error: expect.objectContaining({ code: 'ORDER_NOT_OPEN' }) }]);
+  });
+
   test('when the cancel body is not exactly one of the three shapes, or lists more than 100 hashes, then 422 VALIDATION_ERROR', async () => {
     const hash = `0x${'34'.repeat(32)}`;
     for (const body of [{}, { all: false }, { all: true, order_hashes: [hash] }, { order_hashes: [] }, { order_hashes: Array(101).fill(hash) }, { order_hashes: ['0x12'] }, { filter: { side: 'HOLD' } }]) {

@@ -208,6 +208,8 @@ export class FakeMatcher implements MarketMatcher {
   submits: { market: MarketRef; hashes: string[]; announced: number }[] = [];
   cancels: { market: MarketRef; wallet: string; hashes: string[] }[] = [];
   failSubmit = false;
+  /** Markets (condition ids) whose cancels fail, as an unreachable Temporal would. */
+  failCancelIn = new Set<string>();
   /** Announcements not withdrawn yet (`announce`): order entry must leave none behind. */
   announced = 0;
   /** Announcements made so far. */
@@ -231,6 +233,7 @@ export class FakeMatcher implements MarketMatcher {
 
   async cancel(market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome> {
     this.cancels.push({ market, wallet, hashes: orderHashes });
+    if (this.failCancelIn.has(market.condition_id)) throw new Error('temporal is down');
     const orders = this.db().collection('orders');
     const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
     for (const hash of orderHashes) {

@@ -1,4 +1,5 @@
-import { cancelOrdersUpdate, marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
+import { temporal } from '@temporalio/proto';
+import { cancelOrdersUpdate, marketDepthQuery, marketViewQuery, MAX_CANCEL_HASHES } from '../../workflows/definitions';
 import { marketWorkflowId } from '../../src/matching/market-ids';
 import { MAX_PLACE_BATCH_WIDE } from '../../workflows/market.workflow';
 import type { MarketRecord } from '../../src/db/models';
@@ -152,6 +153,22 @@ describe('market workflow', () => {
     expect(await order(resting.order_hash)).toMatchObject({ status: 'CANCELLED', remaining_size: '1', reserved_units: '0' });
     await saveHistory(h, marketWorkflowId(market), 'market-cancel.json');
   });
+
+  test('when a cancel names more hashes than one update may carry, then the client sends them in several and every order gets its answer', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const maker = wallet();
+    // A market maker's book of 1,001 orders, persisted (cancels take orders not handed over too).
+    const many = await persist(db(), market, Array.from({ length: MAX_CANCEL_HASHES + 1 }, (_, i) => ({ wallet: maker, side: 'BUY' as const, price: 1 + (i % 40), size: '1' })));
+    const outcome = await matcher.cancel(market, maker, many.map((o) => o.order_hash));
+    expect(outcome.not_cancelled).toEqual([]);
+    expect(outcome.cancelled.sort()).toEqual(many.map((o) => o.order_hash).sort());
+    expect(await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'CANCELLED' })).toBe(MAX_CANCEL_HASHES + 1);
+    const updates = (await h.client.workflow.getHandle(marketWorkflowId(market)).fetchHistory()).events!
+      .filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED);
+    expect(updates.map((e) => (JSON.parse(Buffer.from(e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.args!.payloads![0].data!).toString()) as { hashes: string[] }).hashes.length))
+      .toEqual([MAX_CANCEL_HASHES, 1]);
+  }, 60_000);
 
   test('when a cancel carries the time it was asked at, then it is decided at that time, never before the market\'s last write', async () => {
     const market = newMarket();

@@ -184,7 +184,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         get: operation({ summary: 'One order of the wallet', tier: 'L2', permission: 'read', path: orderHashPath, ok: { status: 200, schema: orderRecordSchema, description: 'Order record' }, errors: ['VALIDATION_ERROR', 'ORDER_NOT_FOUND'] }),
       },
       '/orders/cancel': {
-        post: operation({ summary: 'Cancel by hashes, filter or all', tier: 'L2', permission: 'trade', body: cancelOrdersBodySchema, ok: { status: 200, schema: cancelOrdersResponseSchema, description: 'Cancelled and not cancelled' }, errors: ['VALIDATION_ERROR'] }),
+        post: operation({ summary: 'Cancel by hashes, filter or all', tier: 'L2', permission: 'trade', body: cancelOrdersBodySchema, ok: { status: 200, schema: cancelOrdersResponseSchema, description: 'Cancelled and not cancelled' }, errors: ['VALIDATION_ERROR', 'SERVICE_DEGRADED'] }),
       },
       '/orders/{order_hash}/cancel-onchain': {
         post: operation({ summary: 'Calldata to cancel an order on chain', tier: 'L2', permission: 'trade', path: orderHashPath, ok: { status: 200, schema: cancelOnchainResponseSchema, description: '{to, data, chain_id}' }, errors: ['VALIDATION_ERROR', 'ORDER_NOT_FOUND', 'ORDER_NOT_OPEN', 'ORDER_ALREADY_FILLED'] }),
