@@ -242,7 +242,7 @@ async function persist(
   if (checked.length === 0) return [];
   await marked;
   const kept = new Set(reserved.map((c) => c.orderHash));
-  const refused = checked.filter((c) => !kept.has(c.orderHash)).map((c) => c.orderHash);
+  const refused = checked.filter((c) => !kept.has(c.orderHash)).map((c) => records.get(c.orderHash)!);
   const toInsert = reserved.map((c) => records.get(c.orderHash)!);
   const [inserted] = await Promise.all([toInsert.length > 0 ? ctx.placementWrites.insert(toInsert) : [], ctx.placementWrites.unmark(refused)]);
   const placed: OrderRecord[] = [];
@@ -309,6 +309,11 @@ async function handOff(ctx: OrderContext, placed: OrderRecord[], arrivals: Map<s
         await ctx.matcher.submit(market, hashes);
       } catch (error) {
         ctx.logger?.error({ err: error, market, orders: hashes.length }, 'order hand-off failed; left PENDING for recovery');
+        // Recovery finds the orders by their markers. A request that was refused the same signed
+        // order may have deleted the marker this one shared (`unmark`): write them again.
+        await ctx.placementWrites.mark(placed.filter((o) => o.market_key === key)).catch((markError: unknown) => {
+          ctx.logger?.error({ err: markError, market }, 'hand-off markers of a failed hand-off not written again; a worker start finds the orders');
+        });
       }
     }),
   );

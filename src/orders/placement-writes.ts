@@ -22,8 +22,12 @@ export interface PlacementWrites {
   mark(records: OrderRecord[]): Promise<void>;
   /** Inserts the orders; per record, true if inserted, false if the order hash was taken. */
   insert(records: OrderRecord[]): Promise<boolean[]>;
-  /** Deletes the markers of orders that will not be inserted (refused after their markers went out). */
-  unmark(hashes: string[]): Promise<void>;
+  /**
+   * Deletes the markers of orders this request will not insert (refused after their markers went
+   * out). A marker is per order hash, so another request placing the same signed order may count
+   * on it: an order found stored after the delete gets its marker back.
+   */
+  unmark(records: OrderRecord[]): Promise<void>;
 }
 
 export function createPlacementWrites(orders: OrderModel): PlacementWrites {
@@ -53,8 +57,16 @@ export function createPlacementWrites(orders: OrderModel): PlacementWrites {
       for (const r of await markers.loadMany(records)) rethrow(r);
     },
     insert: async (records) => (await inserts.loadMany(records)).map(rethrow),
-    unmark: async (hashes) => {
-      if (hashes.length > 0) await handoffMarkers(orders.db.db as mongo.Db).deleteMany({ _id: { $in: hashes } });
+    unmark: async (records) => {
+      if (records.length === 0) return;
+      const markers = handoffMarkers(orders.db.db as mongo.Db);
+      await markers.deleteMany({ _id: { $in: records.map((r) => r.order_hash) } });
+      // Read after the delete: an order inserted before it is seen here and marked again; one
+      // inserted after it was marked after it too (a request marks before it inserts) unless its
+      // mark came first, and that request marks again should its own hand-off fail (place-orders.ts).
+      const found = await orders.find({ _id: { $in: records.map((r) => r.order_hash) } }, { _id: 1 }).lean();
+      const stored = new Set(found.map((o) => String(o._id)));
+      await markHandoffs(markers, records.filter((r) => stored.has(r.order_hash)));
     },
   };
 }

@@ -226,9 +226,15 @@ export class FakeMatcher implements MarketMatcher {
     };
   }
 
+  /** Runs before a failing submit throws (what happened meanwhile elsewhere). */
+  beforeFailedSubmit?: (hashes: string[]) => Promise<unknown>;
+
   async submit(market: MarketRef, orderHashes: string[]): Promise<void> {
     this.submits.push({ market, hashes: orderHashes, announced: this.announced });
-    if (this.failSubmit) throw new Error('temporal is down');
+    if (this.failSubmit) {
+      await this.beforeFailedSubmit?.(orderHashes);
+      throw new Error('temporal is down');
+    }
   }
 
   async cancel(market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome> {

@@ -275,6 +275,21 @@ describe('POST /v1/orders', () => {
     }
   });
 
+  test('when the hand-off fails after another request deleted the shared marker (it was refused the same signed order), then the marker is written again for recovery', async () => {
+    const markers = database.db().collection<{ _id: string }>(HANDOFF_MARKERS);
+    h.matcher.failSubmit = true;
+    h.matcher.beforeFailedSubmit = (hashes) => markers.deleteMany({ _id: { $in: hashes } });
+    try {
+      const item = signedItem(ALICE, market, { size: '1' });
+      const res = await place(h, ALICE.address, [item]);
+      expect(res.body.results[0].status).toBe('OPEN');
+      expect(await markers.countDocuments({ _id: item.hash })).toBe(1);
+    } finally {
+      h.matcher.failSubmit = false;
+      h.matcher.beforeFailedSubmit = undefined;
+    }
+  });
+
   test('when orders are reserved, then their market is announced to the matcher until their hand-off, and no announcement outlives its request', async () => {
     const before = { announcements: h.matcher.announcements, submits: h.matcher.submits.length };
     const placed = signedItem(ALICE, market, { size: '1' });

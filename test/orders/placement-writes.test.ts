@@ -1,3 +1,5 @@
+import type { OrderRecord } from '../../src/contracts/order-record';
+import { HANDOFF_MARKERS } from '../../src/matching/handoff-markers';
 import { useTestDatabase } from '../helpers/test-database';
 import { ACCOUNTS, ONE, insertMarket, place, signedItem, startOrderHarness, type OrderHarness } from './harness';
 
@@ -46,5 +48,24 @@ describe('placement writes shared by concurrent requests', () => {
     const results = await Promise.all([place(h, alice.address, [item]), place(h, alice.address, [item])]);
     const outcomes = results.map((r) => r.body.results[0].status ?? r.body.results[0].error.code).sort();
     expect(outcomes).toEqual(['INVALID_ORDER', 'OPEN']);
+  });
+
+  test('when a refused request takes back the marker of an order another request placed meanwhile, then that order keeps a marker; an order never stored loses it', async () => {
+    const market = await insertMarket(database.db());
+    const [alice] = ACCOUNTS.slice(1, 2);
+    h.chain.fund(alice.address, 100n * ONE);
+    const item = signedItem(alice, market, { price: '0.5', size: '1' });
+    expect((await place(h, alice.address, [item])).body.results[0].status).toBe('OPEN');
+    const markers = database.db().collection<{ _id: string }>(HANDOFF_MARKERS);
+    const stored = (await h.orders.context.models.orders.findById(item.hash).lean()) as unknown as OrderRecord;
+    const neverStored: OrderRecord = { ...stored, order_hash: `0x${'ef'.repeat(32)}` };
+    await h.orders.context.placementWrites.mark([neverStored]);
+    expect(await markers.countDocuments({ _id: { $in: [item.hash, neverStored.order_hash] } })).toBe(2);
+
+    // The request that was refused both (balance) takes their markers back.
+    await h.orders.context.placementWrites.unmark([stored, neverStored]);
+
+    expect(await markers.countDocuments({ _id: item.hash })).toBe(1);
+    expect(await markers.countDocuments({ _id: neverStored.order_hash })).toBe(0);
   });
 });
