@@ -132,7 +132,7 @@ export function createSettlementActivities({
   }
 
   /** A send that failed, as the workflow sees it (logged with the first line of the error only). */
-  function failure(error: unknown, batchId: string, attempt: number): SendOutcome {
+  function failure(error: unknown, batchId: string, attempt: number): Extract<SendOutcome, { ok: false }> {
     const transient = error instanceof SettlementChainError ? error.transient : true;
     // The first line: a node's full error repeats the calldata (kilobytes per group in a batch's result).
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 500);
@@ -303,13 +303,11 @@ export function createSettlementActivities({
     // empty one every second) takes the common path: no separate MINED write, no confirmation
     // activity, and fewer workflow tasks. Past `confirmWaitMs` the workflow takes the MINED path.
     const mined = txHashes.length > 0 ? await awaitMinedReceipts({ chainId: q.market.chain_id, txHashes }, confirmWaitMs) : {};
-    const refusals: Promise<void>[] = [];
-    for (const [batchId, outcome] of Object.entries(sent)) {
-      if (!outcome.ok) continue;
+    await Promise.all(Object.entries(sent).map(async ([batchId, outcome]) => {
+      if (!outcome.ok) return;
       const refused = refusedInside(mined[outcome.txHash], takerOf.get(batchId) ?? '', outcome.txHash);
-      if (refused) refusals.push(settledElsewhere(q.market, exchange, takerOf.get(batchId), failure(refused, batchId, q.attempt), batchId, q.attempt).then((o) => void (sent[batchId] = o)));
-    }
-    await Promise.all(refusals);
+      if (refused) sent[batchId] = await settledElsewhere(q.market, exchange, takerOf.get(batchId), failure(refused, batchId, q.attempt), batchId, q.attempt);
+    }));
     // A refused copy whose match an earlier transaction had settled: that transaction's receipt.
     const found = [...new Set(Object.values(sent).flatMap((o) => (o.ok && !(o.txHash in mined) ? [o.txHash] : [])))];
     if (found.length > 0) Object.assign(mined, await awaitMinedReceipts({ chainId: q.market.chain_id, txHashes: found }, confirmWaitMs));
@@ -329,7 +327,7 @@ export function createSettlementActivities({
       const mined = await chain.findMatchOfTaker(market.chain_id, exchange, taker);
       return mined ? { ok: true, txHash: mined } : outcome;
     } catch (error) {
-      return { ...(failure(error, batchId, attempt) as Extract<SendOutcome, { ok: false }>), transient: true };
+      return { ...failure(error, batchId, attempt), transient: true };
     }
   }
 
@@ -446,13 +444,12 @@ export function createSettlementActivities({
     const resting = new Set<string>();
     const events: RealtimeEvent[] = [];
     const holds = new Map<string, HoldLevel>();
-    let pending = [...new Set(batchFills.map((f) => f.order_hash))];
     // An order row has two writers: the market's steps (engine state) and settlement (settled
     // units, the end of a MATCHED order). Each write here is guarded by what it was computed
     // from; one that a step or another settlement overtook is computed again from a fresh read.
-    for (let round = 1; pending.length > 0; round++) {
-      if (round > MAX_FINISH_ROUNDS) throw new Error(`finishing orders: ${pending.length} still overtaken after ${MAX_FINISH_ROUNDS} rounds`);
-      const orders = await afterSteps('settle.ordersRead', () => findByIds(c.orders, pending));
+    let orders = await afterSteps('settle.ordersRead', () => findByIds(c.orders, [...new Set(batchFills.map((f) => f.order_hash))]));
+    for (let round = 1; orders.length > 0; round++) {
+      if (round > MAX_FINISH_ROUNDS) throw new Error(`finishing orders: ${orders.length} still overtaken after ${MAX_FINISH_ROUNDS} rounds`);
       // Read after the orders: a settlement that moved an order before this read had marked its fills first.
       const others = await afterSteps('settle.otherFills', () => otherFillsOf(orders, batchFills));
       const finished = orders.map((o) => ({ before: o, after: finishedOrder(o, [...batchFills, ...others].filter((f) => f.order_hash === o.order_hash), failed, now) }));
@@ -463,29 +460,25 @@ export function createSettlementActivities({
         },
       }));
       const result = await afterSteps('settle.ordersWrite', () => c.orders.bulkWrite(writes as mongo.AnyBulkWriteOperation<StoredOrder>[], { ordered: false }));
-      const landed = result.matchedCount === writes.length ? new Set(finished.map((f) => f.before.order_hash)) : await landedOf(finished);
+      // All landed, or the rows as they are now: the ones that hold what was written landed, the
+      // others go round again from these rows.
+      const rows = result.matchedCount === writes.length ? undefined : new Map((await afterSteps('settle.ordersCheck', () => findByIds(c.orders, orders.map((o) => o.order_hash)))).map((o) => [o.order_hash, o]));
+      orders = [];
       for (const { before, after } of finished) {
-        if (!landed.has(before.order_hash)) continue;
+        const row = rows?.get(after.order_hash);
+        if (rows && !row) continue; // gone: nothing to finish
+        if (row && !holdsWritten(row, after)) {
+          orders.push(row);
+          continue;
+        }
         if (after.status !== before.status) events.push({ channel: 'user', wallet: after.wallet, payload: { type: 'order', order: presentOrder(after) } });
         if (after.resting) resting.add(after.order_hash);
         holds.set(after.order_hash, holdLevelOf(after));
       }
-      pending = finished.map((f) => f.before.order_hash).filter((hash) => !landed.has(hash));
     }
     if (holds.size > 0) events.push({ channel: 'holds', holds: [...holds.values()] });
     await publish(events);
     return { resting: [...resting] };
-  }
-
-  /** Of a guarded write's orders, those whose row now holds what was written for them. */
-  async function landedOf(finished: { after: StoredOrder }[]): Promise<Set<string>> {
-    const rows = await afterSteps('settle.ordersCheck', () => findByIds(c.orders, finished.map((f) => f.after.order_hash)));
-    const byHash = new Map(rows.map((o) => [o.order_hash, o]));
-    return new Set(finished.filter(({ after }) => {
-      const row = byHash.get(after.order_hash);
-      return row !== undefined && row.applied_seq === after.applied_seq && row.status === after.status
-        && row.settled_units === after.settled_units && row.reserved_units === after.reserved_units;
-    }).map((f) => f.after.order_hash));
   }
 
   /** The orders' fills other than `known`, by the keys each order lists (`fill_ids`, written as it matched). */
@@ -533,8 +526,13 @@ function finishedOrder(o: StoredOrder, fills: FillRecord[], failed: boolean, now
   let status = o.status;
   if (o.status === 'MATCHED' && anyFailed) status = 'MATCH_FAILED';
   else if (o.status === 'MATCHED' && fills.length > 0 && fills.every((f) => f.settlement_status === 'CONFIRMED')) status = 'FILLED';
-  const changed = status !== o.status;
-  return { ...o, status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: changed ? now : o.updated_at, resting: failed && anyFailed && open };
+  return { ...o, status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now, resting: failed && anyFailed && open };
+}
+
+/** Whether an order row holds what settlement's guarded write set (else another writer overtook it). */
+function holdsWritten(row: StoredOrder, written: StoredOrder): boolean {
+  return row.applied_seq === written.applied_seq && row.status === written.status
+    && row.settled_units === written.settled_units && row.reserved_units === written.reserved_units;
 }
 
 /** YES ticks of a fill (its price is in its own outcome's terms). */

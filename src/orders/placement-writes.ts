@@ -64,9 +64,8 @@ export function createPlacementWrites(orders: OrderModel): PlacementWrites {
       // Read after the delete: an order inserted before it is seen here and marked again; one
       // inserted after it was marked after it too (a request marks before it inserts) unless its
       // mark came first, and that request marks again should its own hand-off fail (place-orders.ts).
-      const found = await orders.find({ _id: { $in: records.map((r) => r.order_hash) } }, { _id: 1 }).lean();
-      const stored = new Set(found.map((o) => String(o._id)));
-      await markHandoffs(markers, records.filter((r) => stored.has(r.order_hash)));
+      const found = await stored.loadMany(records.map((r) => r.order_hash));
+      await markHandoffs(markers, records.filter((_, i) => rethrow(found[i]) !== null));
     },
   };
 }

@@ -38,13 +38,16 @@ describe('settlement and on-chain cancel workflows', () => {
     return { market, maker, taker, settlementId: settlementWorkflowId(`${marketKeyOf(market)}:1`) };
   }
 
+  /** The settlement workflow `settlementId`, once it has started. */
+  async function startedSettlement(settlementId: string) {
+    await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => true, () => null), 20_000, 'settlement started');
+    return h.client.workflow.getHandle(settlementId);
+  }
+
   test('when sends fail transiently, then fills go RETRYING and end CONFIRMED, and the taker FILLED', async () => {
     h.chain.failFirst = 2;
     const { taker, maker, settlementId } = await matchOne();
-    const result = await h.client.workflow.getHandle(await eventually(async () => {
-      const found = await h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null);
-      return found;
-    }, 20_000, 'settlement started')).result();
+    const result = await (await startedSettlement(settlementId)).result();
     expect(result).toMatchObject({ status: 'CONFIRMED', attempts: 3 });
     expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1, 2, 3]);
     const seen = h.publisher.events
@@ -63,8 +66,7 @@ describe('settlement and on-chain cancel workflows', () => {
     h.chain.failReceipts = 12;
     try {
       const { taker, settlementId } = await matchOne();
-      const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
-      const handle = h.client.workflow.getHandle(started);
+      const handle = await startedSettlement(settlementId);
       expect(await handle.result()).toMatchObject({ status: 'CONFIRMED', attempts: 1 });
       expect(h.chain.failReceipts).toBe(0);
       expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1]);
@@ -94,9 +96,7 @@ describe('settlement and on-chain cancel workflows', () => {
     const fillStatuses = (hash: string) => h.publisher.events
       .filter((e) => e.channel === 'user' && e.payload.type === 'fill' && e.payload.fill.order_hash === hash)
       .map((e) => (e.payload as { fill: { settlement_status: string } }).fill.settlement_status);
-    const settled = async (settlementId: string) => h.client.workflow.getHandle(await eventually(
-      async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started',
-    )).result();
+    const settled = async (settlementId: string) => (await startedSettlement(settlementId)).result();
     const activitiesOf = async (settlementId: string) => (await h.client.workflow.getHandle(settlementId).fetchHistory()).events!
       .flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name!] : []));
 
@@ -132,8 +132,8 @@ describe('settlement and on-chain cancel workflows', () => {
 
   test('when a match is refused inside a transaction that carried others and the contract gave no reason (out of gas), then its fills are not confirmed by that transaction: they go RETRYING and settle in the retry', async () => {
     const { taker, maker, settlementId } = await matchOne((orders) => h.chain.refuseInsideBatch.set(orders.taker.order_hash, ''));
-    const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
-    expect(await h.client.workflow.getHandle(started).result()).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
+    const started = await startedSettlement(settlementId);
+    expect(await started.result()).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
     expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1, 2]);
     const seen = h.publisher.events
       .filter((e) => e.channel === 'user' && e.payload.type === 'fill' && e.payload.fill.order_hash === taker.order_hash)
@@ -148,8 +148,8 @@ describe('settlement and on-chain cancel workflows', () => {
 
   test('when a match is refused inside a transaction with the contract\'s reason, then its fills are FAILED at once (as a refusal before sending is) and the taker MATCH_FAILED', async () => {
     const { taker, settlementId } = await matchOne((orders) => h.chain.refuseInsideBatch.set(orders.taker.order_hash, 'Exchange: order filled or cancelled'));
-    const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
-    expect(await h.client.workflow.getHandle(started).result()).toMatchObject({ status: 'FAILED', attempts: 1 });
+    const started = await startedSettlement(settlementId);
+    expect(await started.result()).toMatchObject({ status: 'FAILED', attempts: 1 });
     expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1]);
     expect(await h.collections.fills.find({ order_hash: taker.order_hash }).toArray()).toEqual([expect.objectContaining({ settlement_status: 'FAILED' })]);
     expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
@@ -157,8 +157,8 @@ describe('settlement and on-chain cancel workflows', () => {
 
   test('when a send is refused as filled because an earlier transaction of the same match settled it (a copy sent while the first was pending), then the group takes that transaction: CONFIRMED, not FAILED', async () => {
     const { taker, settlementId } = await matchOne((orders) => h.chain.settledByEarlier.add(orders.taker.order_hash));
-    const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
-    expect(await h.client.workflow.getHandle(started).result()).toMatchObject({ status: 'CONFIRMED', attempts: 1 });
+    const started = await startedSettlement(settlementId);
+    expect(await started.result()).toMatchObject({ status: 'CONFIRMED', attempts: 1 });
     const earlier = h.chain.matchedTakers.get(taker.order_hash);
     expect(earlier).toMatch(/^0x/);
     expect(await h.collections.fills.findOne({ order_hash: taker.order_hash })).toMatchObject({ settlement_status: 'CONFIRMED', tx_hash: earlier });
@@ -169,8 +169,8 @@ describe('settlement and on-chain cancel workflows', () => {
     h.chain.refuseBatchTransactions = true;
     try {
       const { taker, settlementId } = await matchOne();
-      const started = await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started');
-      expect(await h.client.workflow.getHandle(started).result()).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
+      const started = await startedSettlement(settlementId);
+      expect(await started.result()).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
       expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1, 2]);
       expect(await h.collections.fills.findOne({ order_hash: taker.order_hash })).toMatchObject({ settlement_status: 'CONFIRMED', tx_hash: h.chain.matchedTakers.get(taker.order_hash) });
       expect((await order(taker.order_hash))?.status).toBe('FILLED');
@@ -182,9 +182,7 @@ describe('settlement and on-chain cancel workflows', () => {
   test('when the chain took a match but its answer was lost, then the retry finds the mined match and records it instead of sending again', async () => {
     h.chain.loseAnswers = 1;
     const { taker, settlementId } = await matchOne();
-    const result = await h.client.workflow.getHandle(await eventually(
-      async () => h.client.workflow.getHandle(settlementId).describe().then(() => settlementId, () => null), 20_000, 'settlement started',
-    )).result();
+    const result = await (await startedSettlement(settlementId)).result();
     expect(result).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
     // One send reached the chain; the second attempt asked the chain instead of sending again
     // (a second send would have reverted "order filled or cancelled" and failed the fills).
@@ -198,8 +196,7 @@ describe('settlement and on-chain cancel workflows', () => {
     h.chain.failAlways = true;
     try {
       const { market, taker, maker, settlementId } = await matchOne();
-      await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => true, () => false), 20_000, 'settlement started');
-      const result = await h.client.workflow.getHandle(settlementId).result();
+      const result = await (await startedSettlement(settlementId)).result();
       expect(result).toMatchObject({ status: 'FAILED', attempts: 5 });
       const fills = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
       expect(fills.map((f) => f.settlement_status)).toEqual(['FAILED', 'FAILED']);
@@ -326,12 +323,18 @@ describe('settlement and on-chain cancel workflows', () => {
     expect(memoBytes).toBeLessThan(2_048);
   });
 
-  test('when the order is cancelled on chain, then the watch takes it off the book', async () => {
+  /** A BUY resting on the book of a new market. */
+  async function restingOrder() {
     const market = newMarket();
     await insertMarket(db(), market);
     const [o] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 20, size: '1' }]);
     await matcher.submit(market, [o.order_hash]);
     await eventually(async () => (await order(o.order_hash))?.book_added_at, 20_000, 'resting');
+    return o;
+  }
+
+  test('when the order is cancelled on chain, then the watch takes it off the book', async () => {
+    const o = await restingOrder();
     await startOnchainCancelWatch(h.client, taskQueue, o, { pollSeconds: 1 });
     await startOnchainCancelWatch(h.client, taskQueue, o, { pollSeconds: 1 }); // idempotent
     await new Promise((r) => setTimeout(r, 1_500));
@@ -345,11 +348,7 @@ describe('settlement and on-chain cancel workflows', () => {
   });
 
   test('when the on-chain check fails past its retries, then the watch goes on and still takes the cancelled order off the book', async () => {
-    const market = newMarket();
-    await insertMarket(db(), market);
-    const [o] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 20, size: '1' }]);
-    await matcher.submit(market, [o.order_hash]);
-    await eventually(async () => (await order(o.order_hash))?.book_added_at, 20_000, 'resting');
+    const o = await restingOrder();
     // A node down for a first check's three attempts and the next check's first one.
     h.chain.failChecks = 4;
     h.chain.cancelledOnChain.add(o.order_hash);
