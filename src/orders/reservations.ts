@@ -4,14 +4,31 @@ import type { OrderRecord } from '../contracts/order-record';
 import { AppError } from '../errors';
 import { sameTickLoader } from '../db/coalescing-loader';
 import { insertEach } from '../db/insert-each';
+import { DelayedPruner } from './delayed-pruner';
 import { findByIds } from '../matching/collections';
 import type { OrderModel } from './models/order.model';
 import type { ReservationHold, WalletReservationModel, WalletReservationRecord } from './models/wallet-reservation.model';
 
 /** A hold of an order whose document never appeared (a crash between reserve and insert) is dropped after this. */
 export const ORPHAN_HOLD_MS = 60_000;
-/** Old versions kept per key (for audit); older ones are deleted now and then. */
+/** Old versions kept per key (for audit); older ones are deleted, `pruneAfterMs` later. */
 const KEEP_VERSIONS = 20;
+
+/**
+ * How long old versions live and how long a cached version is written on without a read. A
+ * version that is pruned is older than `pruneAfterMs`; a cache younger than `trustCachedMs` can
+ * therefore not stand below a pruned (free again) id, as long as its insert lands within the
+ * difference (docs/orders.md, "Several API processes"). Intervals of one process's monotonic
+ * clock, so no two machines' clocks are compared.
+ */
+export interface VersionAging {
+  pruneAfterMs: number;
+  trustCachedMs: number;
+  now: () => number;
+}
+
+export const DEFAULT_VERSION_AGING: VersionAging = { pruneAfterMs: 12_000, trustCachedMs: 4_000, now: () => performance.now() };
+
 /**
  * Every this many versions one carries the whole holds map; the ones between carry only what they
  * changed (a wallet with thousands of open holds wrote ~200 KB per version, ~3 MB/s under the
@@ -81,10 +98,15 @@ interface Head {
   holds: Record<string, ReservationHold>;
   /** The sum of `holds`, once known (kept along as versions are written). */
   sum?: bigint;
+  /**
+   * When (`VersionAging.now`) `version` was last known to be the newest: the start of the read
+   * that found no later one, or of the insert that wrote it. A later version is younger than this.
+   */
+  seenAt: number;
 }
 
 /** A key with no version yet (a new object each time: a draft changes its holds in place). */
-const noHead = (): Head => ({ version: 0, base: 0, holds: {} });
+const noHead = (seenAt: number): Head => ({ version: 0, base: 0, holds: {}, seenAt });
 
 /**
  * The holds of the version being written, changed in place with an undo log, and the running
@@ -212,11 +234,25 @@ export class ReservationStore {
   private readonly versionInserts = sameTickLoader((records: readonly WalletReservationRecord[]) =>
     insertEach(() => this.reservations.collection.insertMany(records as unknown as mongo.Document[], { ordered: false }), records.length, 'reservation version'));
 
+  private readonly aging: VersionAging;
+  private readonly pruner: DelayedPruner;
+
   constructor(
     private readonly reservations: WalletReservationModel,
     private readonly orders: OrderModel,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+    aging: Partial<VersionAging> = {},
+  ) {
+    this.aging = { ...DEFAULT_VERSION_AGING, ...aging };
+    // Half the prune delay at most: the rest is the margin for the insert that relies on the cache.
+    if (this.aging.trustCachedMs > this.aging.pruneAfterMs / 2) throw new Error('trustCachedMs must be at most half of pruneAfterMs');
+    this.pruner = new DelayedPruner((ids) => this.reservations.deleteMany({ _id: { $in: ids } }), this.aging.pruneAfterMs, this.aging.now);
+  }
+
+  /** Old versions waiting for their delete (for tests and operators). */
+  get versionsAwaitingPrune(): number {
+    return this.pruner.pending;
+  }
 
   /**
    * Holds `items` (in request order, greedily) against `available`. Items already held (a retry)
@@ -281,33 +317,30 @@ export class ReservationStore {
   }
 
   /**
-   * The newest version, for reads. Versions never change once written, so the last one this
-   * process saw is kept in memory: one primary-key probe (`key:N`, `key:N+1`) says whether it is
-   * still the newest. Otherwise (or for a key not seen yet) `findHead` looks it up by key.
+   * The newest version, read. Versions never change once written, so the last one this process
+   * saw is kept in memory and taken again, without a fold, when it is still the newest.
    */
-  private async head(key: string): Promise<Head> {
+  private head(key: string): Promise<Head> {
     const seen = this.lastHead.get(key);
-    if (seen) {
-      const ids = await this.reservations.find({ _id: { $in: [`${key}:${seen.version}`, `${key}:${seen.version + 1}`] } }, { _id: 1 }).lean();
-      if (ids.length === 1 && ids[0]._id === `${key}:${seen.version}`) return seen;
-    }
-    return this.findHead(key, seen?.version ?? 0);
+    return this.findHead(key, seen?.version ?? 0, seen);
   }
 
   /**
    * The newest version at or after `from`, found by primary key only (a query by `key` reads the
    * whole collection on FerretDB): versions are dense, so the newest is the highest id present in
-   * a window of ids starting at the larger of `from` and the key's head hint (written as old
-   * versions are pruned, never more than a few windows behind).
+   * a window of ids starting at the larger of `from` and the key's head hint (moved up before old
+   * versions are pruned, never more than a few windows behind). The hint is read first: a version
+   * missing below it may be pruned, one missing above it was never written.
    */
-  private async findHead(key: string, from: number): Promise<Head> {
+  private async findHead(key: string, from: number, seen?: Head): Promise<Head> {
+    const seenAt = this.aging.now();
     const hint = await this.heads().findOne({ _id: key });
     let start = Math.max(from, hint?.version ?? 0, 1);
     // A fold fails only when another process pruned under it, i.e. wrote 20 versions meanwhile.
     let folds = 0;
     const fold = async (row: WalletReservationRecord): Promise<Head | null> => {
       if (++folds > MAX_FOLDS) throw new AppError('SERVICE_DEGRADED', 'Balance reservation is contended; retry');
-      return this.headOf(key, row);
+      return this.headOf(key, row, seenAt);
     };
     for (;;) {
       const ids = Array.from({ length: PROBE_WINDOW }, (_, i) => `${key}:${start + i}`);
@@ -316,14 +349,15 @@ export class ReservationStore {
       if (newest === 0 && start > 1) {
         // Nothing from the hint on (only if the hint ran ahead of a pruned or reset key): read by key.
         const row = await this.reservations.findOne({ key }).sort({ version: -1 }).lean();
-        if (!row) return noHead();
+        if (!row) return noHead(seenAt);
         const head = await fold(row);
         if (head) return this.remember(key, head);
         start = row.version; // pruned under our feet: look again from there
         continue;
       }
       if (newest < start + PROBE_WINDOW - 1) {
-        if (newest === 0) return noHead();
+        if (newest === 0) return noHead(seenAt);
+        if (seen && newest === seen.version) return this.remember(key, { ...seen, seenAt });
         const row = await this.reservations.findById(`${key}:${newest}`).lean();
         const head = row ? await fold(row) : null;
         if (head) return this.remember(key, head);
@@ -337,8 +371,8 @@ export class ReservationStore {
    * every version after the base folded on (one primary-key query). Null if one of them was
    * pruned meanwhile (a newer version exists then: the caller looks again).
    */
-  private async headOf(key: string, row: WalletReservationRecord): Promise<Head | null> {
-    if (!changesOnly(row)) return { version: row.version, base: row.version, holds: holdsOf(row) };
+  private async headOf(key: string, row: WalletReservationRecord, seenAt: number): Promise<Head | null> {
+    if (!changesOnly(row)) return { version: row.version, base: row.version, holds: holdsOf(row), seenAt };
     const base = row.base!;
     const ids = Array.from({ length: row.version - base }, (_, i) => `${key}:${base + i}`);
     const earlier = new Map((await this.reservations.find({ _id: { $in: ids } }).lean()).map((r) => [r.version, r]));
@@ -350,7 +384,7 @@ export class ReservationStore {
       if (!r?.changes_json) return null;
       applyChanges(holds, r.changes_json);
     }
-    return { version: row.version, base, holds };
+    return { version: row.version, base, holds, seenAt };
   }
 
   private remember(key: string, head: Head): Head {
@@ -404,11 +438,13 @@ export class ReservationStore {
 
   /**
    * Writes `change` of the newest version as version N+1. The cached newest version is used
-   * without a read: the insert of `key:N+1` succeeds only if no one wrote after N (versions are
-   * dense), and when another process did, the key is read again and the change re-applied.
+   * without a read while it was seen within `trustCachedMs`: the insert of `key:N+1` succeeds only
+   * if no one wrote after N (versions are dense, and none after N is pruned yet), and when another
+   * process did, the key is read again and the change re-applied. An older cache is read first.
    */
   private async write(key: string, where: HoldOwner, change: Change): Promise<void> {
-    let head = this.lastHead.get(key) ?? (await this.findHead(key, 0));
+    const cached = this.lastHead.get(key);
+    let head = cached && this.aging.now() - cached.seenAt < this.aging.trustCachedMs ? cached : await this.head(key);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const draft = new HoldsDraft(head.holds, head.sum);
       try {
@@ -438,6 +474,7 @@ export class ReservationStore {
       };
       // Rejects on any error but a taken `key:N`, which answers false. Either way the draft's
       // changes come off the head's holds, which stay version N's.
+      const sentAt = this.aging.now();
       const inserted = await this.versionInserts.load(record).catch((error: unknown) => {
         draft.rollback();
         throw error;
@@ -448,7 +485,7 @@ export class ReservationStore {
         head = await this.findHead(key, version);
         continue;
       }
-      this.remember(key, { version, base, holds: next, sum: draft.knownTotal() });
+      this.remember(key, { version, base, holds: next, sum: draft.knownTotal(), seenAt: sentAt });
       if (version % KEEP_VERSIONS === 0 && version > KEEP_VERSIONS) await this.prune(key, version);
       return;
     }
@@ -456,15 +493,16 @@ export class ReservationStore {
   }
 
   /**
-   * The writer of every KEEP_VERSIONS-th version moves the key's head hint up and drops the two
-   * blocks before the last KEEP_VERSIONS (the older one again, in case its own prune failed), by
-   * primary key: a query by `key` would read the whole collection on FerretDB.
+   * The writer of every KEEP_VERSIONS-th version moves the key's head hint up and schedules the
+   * two blocks before the last KEEP_VERSIONS (the older one again, in case its own prune was lost)
+   * for deletion `pruneAfterMs` later, by primary key: a query by `key` would read the whole
+   * collection on FerretDB. Then it deletes whatever of any key is due.
    */
   private async prune(key: string, version: number): Promise<void> {
     await this.heads().updateOne({ _id: key }, { $max: { version: version - KEEP_VERSIONS } }, { upsert: true }).catch(() => undefined);
     const first = Math.max(1, version - 3 * KEEP_VERSIONS + 1);
-    const ids = Array.from({ length: version - KEEP_VERSIONS - first + 1 }, (_, i) => `${key}:${first + i}`);
-    await this.reservations.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
+    this.pruner.schedule(Array.from({ length: version - KEEP_VERSIONS - first + 1 }, (_, i) => `${key}:${first + i}`));
+    await this.pruner.run();
   }
 
   /**

@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { BalanceCache } from '../../src/orders/balance-cache';
 import { createOrderModel } from '../../src/orders/models';
-import { collateralAsset, reservationKey, SNAPSHOT_EVERY, tokenAsset } from '../../src/orders/reservations';
+import { collateralAsset, ReservationStore, reservationKey, SNAPSHOT_EVERY, tokenAsset } from '../../src/orders/reservations';
 import { orderAmounts } from '../../src/signing';
 import type { MarketRecord } from '../../src/db/models/market.model';
 import { useTestDatabase } from '../helpers/test-database';
@@ -25,6 +25,11 @@ describe('balances, reservations and amount math', () => {
     return { wallet, owner, key: reservationKey(wallet, 56, owner.asset) };
   };
   const orderHash = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
+  /**
+   * A store of this process's database that deletes old versions as soon as they fall out of the
+   * kept ones (and so reads a key before each write), for the tests of pruning itself.
+   */
+  const eagerPruning = () => new ReservationStore(h.orders.context.models.reservations, h.orders.context.models.orders, undefined, { pruneAfterMs: 0, trustCachedMs: 0 });
 
   test('when a BUY needs more collateral than balance, then INSUFFICIENT_BALANCE with required and available', async () => {
     h.chain.fund(BOB.address, 4n * ONE);
@@ -171,7 +176,7 @@ describe('balances, reservations and amount math', () => {
     const [item] = [signedItem(wallet, market, { price: '0.5', size: '20' })];
     await place(h, wallet.address, [item]);
     const before = await held(wallet.address);
-    const store = h.orders.context.reservationStore;
+    const store = eagerPruning();
     const owner = { wallet: wallet.address, chainId: 56, asset: collateralAsset(COLLATERAL) };
     for (let i = 1; i <= 45; i++) await store.lowerHold(owner, item.hash, 10n * ONE - BigInt(i) * 10n ** 15n);
     const rows = await h.orders.context.models.reservations.find({ key: reservationKey(wallet.address, 56, collateralAsset(COLLATERAL)) }, { version: 1 }).lean();
@@ -263,7 +268,7 @@ describe('balances, reservations and amount math', () => {
 
   test('when another process has written and pruned many versions, then a process new to the key finds the newest by primary key', async () => {
     const { wallet, owner } = freshOwner();
-    const writer = h.orders.context.reservationStore;
+    const writer = eagerPruning();
     await writer.reserve({ ...owner, available: 100n * ONE, items: [{ order_hash: '0xaa', units: 100n * ONE }] });
     for (let i = 1; i <= 130; i++) await writer.lowerHold(owner, '0xaa', 100n * ONE - BigInt(i));
     const other = await startOrderHarness(database.db);
@@ -282,7 +287,7 @@ describe('balances, reservations and amount math', () => {
 
   test('when a wallet holds many orders, then only every SNAPSHOT_EVERY-th version stores the whole map, the rest their changes, and another process folds them to the same holds', async () => {
     const { wallet, owner, key } = freshOwner();
-    const writer = h.orders.context.reservationStore;
+    const writer = eagerPruning();
     await writer.reserve({ ...owner, available: 1_000n * ONE, items: Array.from({ length: 200 }, (_, i) => ({ order_hash: orderHash(i), units: 5n * ONE })) });
     // 40 versions of one change each: every third hold dropped, the others lowered to 1 unit.
     for (let i = 0; i < 40; i++) await writer.lowerHold(owner, orderHash(i), i % 3 === 0 ? 0n : 1n);
