@@ -105,7 +105,12 @@ export function createSettlementActivities({
     }
   };
 
-  type SendOutcome = { ok: true; txHash: string } | { ok: false; transient: boolean; message: string };
+  /**
+   * `unknown`: nothing was sent because the chain could not say whether an earlier send of the
+   * group settled; the workflow does not count such a round as a send (a group must not end FAILED
+   * while its match may be on chain).
+   */
+  type SendOutcome = { ok: true; txHash: string } | { ok: false; transient: boolean; message: string; unknown?: true };
 
   /** The settlement trades of the given groups, read with one query per collection. */
   async function tradesOf(groups: SettlementGroup[]): Promise<Map<string, SettlementTrade[] | string>> {
@@ -161,7 +166,7 @@ export function createSettlementActivities({
       const mined = await alreadyMined(market, exchange, attempt, trades, recheck);
       return mined ? { outcome: { ok: true, txHash: mined } } : { send: trades };
     } catch (error) {
-      return { outcome: failure(error, batchId, attempt) };
+      return { outcome: unanswered(error, batchId, attempt) };
     }
   }
 
@@ -327,8 +332,13 @@ export function createSettlementActivities({
       const mined = await chain.findMatchOfTaker(market.chain_id, exchange, taker);
       return mined ? { ok: true, txHash: mined } : outcome;
     } catch (error) {
-      return { ...failure(error, batchId, attempt), transient: true };
+      return unanswered(error, batchId, attempt);
     }
+  }
+
+  /** The chain could not say whether the group's match is on chain: go round again, uncounted. */
+  function unanswered(error: unknown, batchId: string, attempt: number): Extract<SendOutcome, { ok: false }> {
+    return { ...failure(error, batchId, attempt), transient: true, unknown: true };
   }
 
   /**

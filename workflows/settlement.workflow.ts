@@ -6,7 +6,7 @@
  * MAX_ATTEMPTS). Orders go MATCHED -> FILLED once every fill of theirs is CONFIRMED, or
  * MATCH_FAILED when one failed for good.
  */
-import { getExternalWorkflowHandle, patched, proxyActivities, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, log, patched, proxyActivities, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement.activities';
 import { marketWorkflowId, settlementGroupsOf, settlementTaskQueue } from '../src/matching/market-ids';
 import type { SettlementGroup, SettlementInput } from '../src/matching/payloads';
@@ -46,6 +46,21 @@ function stages(): Stages {
 }
 
 export const MAX_SETTLEMENT_ATTEMPTS = 5;
+
+/**
+ * Patch id (workflow versioning): a round in which the chain could not say whether an earlier send
+ * of a group settled (the send's outcome `unknown`: nothing was sent) does not count toward the
+ * group's MAX_SETTLEMENT_ATTEMPTS sends. Runs recorded before counted it: a node that did not
+ * answer for the ~30 s of the backoff ended a group FAILED whose first transaction had mined.
+ */
+export const SETTLEMENT_UNKNOWN_UNCOUNTED = 'settlement-unknown-uncounted';
+
+/**
+ * Rounds a group may go without the chain saying whether its match is on chain: a day at the
+ * backoff's one-minute cap. Past it the group ends FAILED and the workflow logs an error: an
+ * operator's matter.
+ */
+export const MAX_UNKNOWN_ROUNDS = 1_440;
 
 /**
  * Patch id (workflow versioning): the groups of a batch move through each stage together, one
@@ -89,6 +104,9 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
   let pending = groups;
   // A batch found again from its fills asks the chain before its first send too.
   const recheck = input.found ? { recheck: true } : {};
+  const uncounted = patched(SETTLEMENT_UNKNOWN_UNCOUNTED);
+  /** Per group, the rounds whose outcome was unknown (no send made). */
+  const unknownRounds = new Map<string, number>();
   for (let attempt = 1; pending.length > 0; attempt++) {
     const both = twoStages ? await waits.sendAndAwaitReceipts({ market: input.market, groups: pending, attempt, ...recheck }) : null;
     const sent = both?.sent ?? (await chain.sendSettlements({ market: input.market, groups: pending, attempt, ...recheck }));
@@ -98,16 +116,27 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
       const outcome = sent[group.batchId];
       return outcome?.ok ? outcome.txHash : '';
     };
+    /** Whether the group may go round again: sends left, or (unknown) rounds left to learn. */
+    const roundsLeft = (group: SettlementGroup, v: 'retry' | 'unknown') => {
+      const unknown = unknownRounds.get(group.batchId) ?? 0;
+      return v === 'unknown' ? unknown <= MAX_UNKNOWN_ROUNDS : attempt - unknown < MAX_SETTLEMENT_ATTEMPTS;
+    };
     /** The groups that passed a stage; the others go to `again` (or `failed` when final or out of attempts). */
-    const passed = (list: SettlementGroup[], verdict: (group: SettlementGroup) => true | 'retry' | 'final') => list.filter((group) => {
+    const passed = (list: SettlementGroup[], verdict: (group: SettlementGroup) => true | 'retry' | 'unknown' | 'final') => list.filter((group) => {
       const v = verdict(group);
       if (v === true) return true;
-      (v === 'retry' && attempt < MAX_SETTLEMENT_ATTEMPTS ? again : failed).push(group);
+      const left = v !== 'final' && roundsLeft(group, v);
+      if (!left && v === 'unknown') log.error('settlement gives up: the chain did not say whether the match is on chain', { batchId: group.batchId, rounds: MAX_UNKNOWN_ROUNDS });
+      (left ? again : failed).push(group);
       return false;
     });
     const marks = (list: SettlementGroup[]) => list.map((group) => ({ tradeIds: group.tradeIds, txHash: txOf(group) }));
     const inFlight = passed(pending, (group) => {
       const outcome = sent[group.batchId];
+      if (outcome && !outcome.ok && outcome.unknown && uncounted) {
+        unknownRounds.set(group.batchId, (unknownRounds.get(group.batchId) ?? 0) + 1);
+        return 'unknown';
+      }
       return outcome?.ok ? true : outcome && !outcome.transient ? 'final' : 'retry';
     });
     if (inFlight.length > 0) {

@@ -219,7 +219,14 @@ export class FakeChain implements SettlementChain {
     return out;
   }
 
+  /** Lookups of a taker's match on chain that fail (a node that does not answer) before they answer again. */
+  failMatchLookups = 0;
+
   findMatchOfTaker(_chainId: number, _exchange: string, takerOrderHash: string): Promise<string | null> {
+    if (this.failMatchLookups > 0) {
+      this.failMatchLookups -= 1;
+      return Promise.reject(new Error('fetch failed: connect ECONNREFUSED'));
+    }
     return Promise.resolve(this.matchedTakers.get(takerOrderHash) ?? null);
   }
 

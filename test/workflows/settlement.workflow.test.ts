@@ -3,6 +3,7 @@ import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/t
 import { startOnchainCancelWatch } from '../../src/temporal/onchain-cancel.client';
 import { temporal } from '@temporalio/proto';
 import { marketViewQuery } from '../../workflows/definitions';
+import { MAX_SETTLEMENT_ATTEMPTS } from '../../workflows/settlement.workflow';
 import { MEMO_TAKERS } from '../../workflows/market.workflow';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
@@ -190,6 +191,20 @@ describe('settlement and on-chain cancel workflows', () => {
     const txHash = h.chain.matchedTakers.get(taker.order_hash);
     expect(await h.collections.fills.find({ order_hash: taker.order_hash }).toArray()).toEqual([expect.objectContaining({ settlement_status: 'CONFIRMED', tx_hash: txHash })]);
     expect((await order(taker.order_hash))?.status).toBe('FILLED');
+  });
+
+  test('when the chain took a match, its answer was lost and the chain then does not answer for more rounds than the sends allowed, then those rounds are not counted: the group finds its mined match, CONFIRMED', async () => {
+    h.chain.loseAnswers = 1;
+    h.chain.failMatchLookups = MAX_SETTLEMENT_ATTEMPTS; // rounds 2-6 cannot ask; round 7 can
+    const { taker, settlementId } = await matchOne();
+    const result = await (await startedSettlement(settlementId)).result();
+    expect(h.chain.failMatchLookups).toBe(0);
+    expect(result).toMatchObject({ status: 'CONFIRMED', attempts: MAX_SETTLEMENT_ATTEMPTS + 2 });
+    expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1]);
+    const txHash = h.chain.matchedTakers.get(taker.order_hash);
+    expect(await h.collections.fills.find({ order_hash: taker.order_hash }).toArray()).toEqual([expect.objectContaining({ settlement_status: 'CONFIRMED', tx_hash: txHash })]);
+    expect((await order(taker.order_hash))?.status).toBe('FILLED');
+    await saveHistory(h, settlementId, 'settlement-unknown-uncounted.json');
   });
 
   test('when settlement fails for good, then fills are FAILED, the taker MATCH_FAILED and the resting maker leaves the book', async () => {
