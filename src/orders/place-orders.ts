@@ -246,17 +246,29 @@ async function persist(
   const toInsert = reserved.map((c) => records.get(c.orderHash)!);
   const [inserted] = await Promise.all([toInsert.length > 0 ? ctx.placementWrites.insert(toInsert) : [], ctx.placementWrites.unmark(refused)]);
   const placed: OrderRecord[] = [];
-  const duplicates: Candidate[] = [];
+  const notPlaced: Candidate[] = [];
+  const failed: OrderRecord[] = [];
   for (const [i, c] of reserved.entries()) {
-    if (!inserted[i]) {
-      duplicates.push(c);
-      results[c.index] = duplicate(c);
-    } else {
+    const outcome = inserted[i];
+    if (outcome === true) {
       placed.push(toInsert[i]);
       results[c.index] = presentPlaced(toInsert[i]);
+      continue;
+    }
+    notPlaced.push(c);
+    if (outcome === false) {
+      results[c.index] = duplicate(c);
+    } else {
+      // This document alone failed (its siblings were written): it is answered on its own, and
+      // its hold and marker are taken back below, instead of a 500 for orders that are live.
+      ctx.logger?.error({ err: outcome, order_hash: c.orderHash }, 'order insert failed');
+      results[c.index] = reject('SERVICE_DEGRADED', 'The order could not be stored and was not placed; retry it');
+      failed.push(toInsert[i]);
     }
   }
-  if (duplicates.length > 0) await timed('place.duplicateHolds', () => settleDuplicateHolds(ctx, duplicates));
+  if (notPlaced.length > 0) {
+    await timed('place.duplicateHolds', () => Promise.all([settleUnplacedHolds(ctx, notPlaced), ctx.placementWrites.unmark(failed)]));
+  }
   return placed;
 }
 
@@ -265,16 +277,17 @@ function duplicate(c: Candidate): OrderRejection {
 }
 
 /**
- * Orders found placed before by the insert's unique `_id` (a repeat, or a race with another
- * request placing the same signed order). The hold is keyed by order hash, so the reservation
- * either found the stored order's hold (it is still open: nothing changed) or took a new one for
- * an order that has ended; the hold goes back down to what the stored order still reserves
- * (`lowerHold` never raises: the hold of an order that won the race stays). Their hand-off
- * markers stay too: they may be the stored order's, and the sweeper drops those of taken orders.
+ * Reserved orders the insert did not place: found placed before by its unique `_id` (a repeat, or
+ * a race with another request placing the same signed order), or failed on their own. The hold is
+ * keyed by order hash, so the reservation either found the stored order's hold (it is still open:
+ * nothing changed) or took a new one for an order that has ended or was never stored; the hold
+ * goes back down to what the stored order still reserves, 0 when there is none (`lowerHold` never
+ * raises: the hold of an order that won the race stays). The hand-off markers of duplicates stay:
+ * they may be the stored order's, and the sweeper drops those of taken orders.
  */
-async function settleDuplicateHolds(ctx: OrderContext, duplicates: Candidate[]): Promise<void> {
-  const stored = await ctx.placementWrites.stored(duplicates.map((c) => c.orderHash));
-  await Promise.all(duplicates.map((c) => {
+async function settleUnplacedHolds(ctx: OrderContext, unplaced: Candidate[]): Promise<void> {
+  const stored = await ctx.placementWrites.stored(unplaced.map((c) => c.orderHash));
+  await Promise.all(unplaced.map((c) => {
     const { asset, ref } = assetOf(c);
     return ctx.reservationStore.lowerHold({ wallet: c.order.signer.toLowerCase(), chainId: ref.chainId, asset }, c.orderHash, stored.get(c.orderHash) ?? 0n);
   }));

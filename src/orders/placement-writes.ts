@@ -20,8 +20,11 @@ export interface PlacementWrites {
   stored(hashes: string[]): Promise<Map<string, bigint>>;
   /** Hand-off markers for orders about to be inserted (markers already there are fine). */
   mark(records: OrderRecord[]): Promise<void>;
-  /** Inserts the orders; per record, true if inserted, false if the order hash was taken. */
-  insert(records: OrderRecord[]): Promise<boolean[]>;
+  /**
+   * Inserts the orders; per record, true if inserted, false if the order hash was taken, or the
+   * error of that record alone (the others of the command were written).
+   */
+  insert(records: OrderRecord[]): Promise<(boolean | Error)[]>;
   /**
    * Deletes the markers of orders this request will not insert (refused after their markers went
    * out). A marker is per order hash, so another request placing the same signed order may count
@@ -56,7 +59,7 @@ export function createPlacementWrites(orders: OrderModel): PlacementWrites {
     mark: async (records) => {
       for (const r of await markers.loadMany(records)) rethrow(r);
     },
-    insert: async (records) => (await inserts.loadMany(records)).map(rethrow),
+    insert: (records) => inserts.loadMany(records),
     unmark: async (records) => {
       if (records.length === 0) return;
       const markers = handoffMarkers(orders.db.db as mongo.Db);

@@ -1,7 +1,8 @@
 import type { OrderRecord } from '../../src/contracts/order-record';
 import { HANDOFF_MARKERS } from '../../src/matching/handoff-markers';
 import { useTestDatabase } from '../helpers/test-database';
-import { ACCOUNTS, ONE, insertMarket, place, signedItem, startOrderHarness, type OrderHarness } from './harness';
+import { collateralAsset } from '../../src/orders/reservations';
+import { ACCOUNTS, COLLATERAL, ONE, insertMarket, place, signedItem, startOrderHarness, type OrderHarness } from './harness';
 
 describe('placement writes shared by concurrent requests', () => {
   const database = useTestDatabase('orders_group_commit');
@@ -67,5 +68,33 @@ describe('placement writes shared by concurrent requests', () => {
 
     expect(await markers.countDocuments({ _id: item.hash })).toBe(1);
     expect(await markers.countDocuments({ _id: neverStored.order_hash })).toBe(0);
+  });
+
+  test('when one order of a request fails to be stored while its sibling is written, then the sibling is answered placed and the failed one SERVICE_DEGRADED, with its hold and marker taken back', async () => {
+    const market = await insertMarket(database.db());
+    const wallet = ACCOUNTS[9];
+    h.chain.fund(wallet.address, 100n * ONE);
+    const [kept, lost] = [signedItem(wallet, market, { price: '0.5', size: '2' }), signedItem(wallet, market, { price: '0.5', size: '4' })];
+    const orders = h.orders.context.models.orders;
+    const original = orders.insertMany.bind(orders);
+    // The store writes every document but the lost order's, and reports that one alone (as a
+    // driver's unordered insert does for a non-duplicate error of one document).
+    jest.spyOn(orders, 'insertMany').mockImplementationOnce((async (docs: { _id: string }[], options: unknown) => {
+      const index = docs.findIndex((d) => d._id === lost.hash);
+      await original(docs.filter((_, i) => i !== index) as never, options as never);
+      throw Object.assign(new Error('write failed'), { writeErrors: [{ index, code: 2, errmsg: 'document failed validation' }] });
+    }) as never);
+
+    const res = await place(h, wallet.address, [kept, lost]);
+
+    expect(res.status).toBe(200);
+    expect(res.body.results[0]).toMatchObject({ status: 'OPEN', order_hash: kept.hash });
+    expect(res.body.results[1].error).toMatchObject({ code: 'SERVICE_DEGRADED' });
+    expect(await orders.countDocuments({ _id: { $in: [kept.hash, lost.hash] } })).toBe(1);
+    expect(await h.orders.context.reservationStore.held(wallet.address, 56, collateralAsset(COLLATERAL))).toBe(1n * ONE); // 2 at 0.5: kept's only
+    const markers = database.db().collection<{ _id: string }>(HANDOFF_MARKERS);
+    expect(await markers.countDocuments({ _id: lost.hash })).toBe(0);
+    // And the lost order can be placed again.
+    expect((await place(h, wallet.address, [lost])).body.results[0].status).toBe('OPEN');
   });
 });
