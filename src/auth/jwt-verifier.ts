@@ -102,7 +102,10 @@ export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
 function toAuthError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = (error as { code?: unknown })?.code;
-  if (code === 'ERR_JWKS_TIMEOUT') return new AppError('SERVICE_DEGRADED', 'Identity provider keys are unavailable', undefined, { cause: error });
+  // A key set that timed out, answered other than 200 OK (jose's generic error) or is not a key set.
+  if (code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC' || code === 'ERR_JWKS_INVALID') {
+    return new AppError('SERVICE_DEGRADED', 'Identity provider keys are unavailable', undefined, { cause: error });
+  }
   if (code === 'ERR_JWT_EXPIRED') return new AppError('AUTH_INVALID', 'JWT expired');
   if (typeof code === 'string' && code.startsWith('ERR_J')) return new AppError('AUTH_INVALID', 'JWT verification failed');
   // A JWKS fetch that failed at the network level.

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Server, Socket } from 'socket.io';
 import { isInternalEvent, type DeliveredEvent, type RealtimeEvent } from '../contracts/realtime-publisher';
-import { AppError, ErrorCode, isAppError } from '../errors';
+import { AppError, ErrorCode, isAppError, unavailableDatabase } from '../errors';
 import type { Logger } from '../logging/logger';
 import { validateOrThrow } from '../validation/ajv';
 import { BookSnapshotReader, createBookSnapshotReader } from './book-snapshot';
@@ -125,7 +125,8 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
   function answer(ack: unknown, error?: unknown): void {
     if (typeof ack !== 'function') return;
     if (error === undefined) return void (ack as Ack)({ ok: true });
-    if (isAppError(error)) return void (ack as Ack)({ ok: false, error: { code: error.code, message: error.message } });
+    const known = isAppError(error) ? error : unavailableDatabase(error);
+    if (known) return void (ack as Ack)({ ok: false, error: { code: known.code, message: known.message } });
     deps.logger.error({ err: error }, 'realtime subscription failed');
     (ack as Ack)({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'Internal error' } });
   }

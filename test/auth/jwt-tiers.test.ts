@@ -1,4 +1,4 @@
-import { createServer, Server } from 'node:http';
+import { createServer, type RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadJose } from '../../src/auth/jose-loader';
 import { useTestDatabase } from '../helpers/test-database';
@@ -95,6 +95,14 @@ describe('JWT authentication (HS256 secret)', () => {
   });
 });
 
+/** An identity provider whose key set endpoint answers with `handler`, and a service that trusts only it (no HS256 secret). */
+async function identityProvider(db: Parameters<typeof startHarness>[0], handler: RequestListener): Promise<{ jwksServer: Server; harness: Harness }> {
+  const jwksServer = createServer(handler);
+  await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
+  const { port } = jwksServer.address() as AddressInfo;
+  return { jwksServer, harness: await startHarness(db, { jwt: { jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` } }) };
+}
+
 describe('JWT authentication (JWKS URL, asymmetric keys)', () => {
   const database = useTestDatabase('jwks');
   let harness: Harness;
@@ -108,14 +116,10 @@ describe('JWT authentication (JWKS URL, asymmetric keys)', () => {
     privateKey = pair.privateKey;
     publicPem = await jose.exportSPKI(pair.publicKey);
     const jwk = { ...(await jose.exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-    jwksServer = createServer((_req, res) => {
+    ({ jwksServer, harness } = await identityProvider(database.db(), (_req, res) => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ keys: [jwk] }));
-    });
-    await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
-    const { port } = jwksServer.address() as AddressInfo;
-    // No HS256 secret configured: only the identity provider's keys are trusted.
-    harness = await startHarness(database.db(), { jwt: { jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` } });
+    }));
   });
   afterAll(async () => {
     await harness.close();
@@ -148,6 +152,36 @@ describe('JWT authentication (JWKS URL, asymmetric keys)', () => {
     const other = await jose.generateKeyPair('RS256');
     const token = await new jose.SignJWT({ wallet_address: WALLET_A }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setExpirationTime('5m').sign(other.privateKey);
     expect((await whoami(token)).body.code).toBe('AUTH_INVALID');
+  });
+});
+
+describe('JWT authentication while the identity provider fails', () => {
+  const database = useTestDatabase('jwks_down');
+  let harness: Harness;
+  let jwksServer: Server;
+  /** What the key set endpoint answers. */
+  let answer: { status: number; body: string } = { status: 503, body: 'upstream unavailable' };
+
+  beforeAll(async () => {
+    ({ jwksServer, harness } = await identityProvider(database.db(), (_req, res) => {
+      res.statusCode = answer.status;
+      res.end(answer.body);
+    }));
+  });
+  afterAll(async () => {
+    await harness.close();
+    await new Promise((resolve) => jwksServer.close(resolve));
+  });
+
+  test('when the key set endpoint answers 503 or a body that is not JSON, then 503 SERVICE_DEGRADED, not AUTH_INVALID', async () => {
+    const jose = await loadJose();
+    const { privateKey } = await jose.generateKeyPair('RS256');
+    const token = await new jose.SignJWT({ wallet_address: WALLET_A }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setExpirationTime('5m').sign(privateKey);
+    for (const failing of [{ status: 503, body: 'upstream unavailable' }, { status: 200, body: '<html>maintenance</html>' }]) {
+      answer = failing;
+      const res = await call(`${harness.url}/v1/test/whoami-read`, { headers: bearer(token) });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 503, code: 'SERVICE_DEGRADED' });
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { MongoClient } from 'mongodb';
 import request from 'supertest';
 import { createApp } from '../../src/api/app';
 import { ReadinessCheck } from '../../src/api/health.routes';
@@ -18,6 +19,18 @@ function appWith(readiness: ReadinessCheck[] = [], extra?: Router) {
   router.get('/async-boom', async () => {
     await Promise.resolve();
     throw new Error('async internals');
+  });
+  router.get('/items/:id', (req, res) => {
+    res.json({ id: req.params.id });
+  });
+  router.get('/database-down', async () => {
+    // A real driver error: nothing listens on port 1.
+    const client = new MongoClient('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 200 });
+    try {
+      await client.db('x').collection('orders').findOne({});
+    } finally {
+      await client.close();
+    }
   });
   router.get('/app-error', () => {
     throw new AppError('MARKET_NOT_ACTIVE', 'Market is paused', { status: 'PAUSED' });
@@ -51,6 +64,20 @@ describe('HTTP foundation', () => {
     const res = await request(appWith()).post('/v1/echo').set('content-type', 'application/json').send('{"orders": [');
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('when a path parameter has a broken percent-encoding, or a gzip body does not decode, then 422 VALIDATION_ERROR, not 500', async () => {
+    const path = await request(appWith()).get('/v1/items/%E0%A4%A');
+    expect({ status: path.status, code: path.body.code, message: path.body.message }).toEqual({ status: 422, code: 'VALIDATION_ERROR', message: 'Malformed percent-encoding in the URL' });
+    const body = await request(appWith()).post('/v1/echo').set('content-type', 'application/json').set('content-encoding', 'gzip').send('{"not":"gzip"}');
+    expect({ status: body.status, code: body.body.code }).toEqual({ status: 422, code: 'VALIDATION_ERROR' });
+  });
+
+  it('when the database cannot be reached, then 503 SERVICE_DEGRADED, with no internals in the answer', async () => {
+    const res = await request(appWith()).get('/v1/database-down');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 'SERVICE_DEGRADED', message: 'The database is unavailable; retry' });
+    expect(JSON.stringify(res.body)).not.toContain('127.0.0.1');
   });
 
   it('when the body is oversized, then the answer is 422 VALIDATION_ERROR', async () => {

@@ -32,7 +32,7 @@ export interface GatewayServer {
 /** The real API server on port 0 with the real gateway, tokens checked by src/auth against `db`. */
 export async function startGatewayServer(
   db: Connection,
-  options: { limits?: GatewayDeps['limits']; socketOptions?: Partial<ServerOptions>; fanout?: Fanout } = {},
+  options: { limits?: GatewayDeps['limits']; socketOptions?: Partial<ServerOptions>; fanout?: Fanout; markets?: GatewayDeps['markets'] } = {},
 ): Promise<GatewayServer> {
   let gateway: Gateway | undefined;
   const api = await startApiServer({
@@ -48,6 +48,7 @@ export async function startGatewayServer(
         consumeWsToken: (token) => consumeWsToken(wsTokenDeps(db), token),
         limits: options.limits,
         fanout: options.fanout,
+        markets: options.markets,
         tailer: { pollIntervalMs: 10 },
       });
       return gateway;

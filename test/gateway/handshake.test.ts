@@ -1,3 +1,4 @@
+import { MongoClient } from 'mongodb';
 import type { Socket as ClientSocket } from 'socket.io-client';
 import { useTestDatabase } from '../helpers/test-database';
 import {
@@ -93,6 +94,21 @@ describe('realtime gateway: handshake tokens and channel rules', () => {
     await connected(socket);
     expect(await request(socket, 'subscribe', { channel: 'book', condition_id: conditionId(), chain_id: CHAIN_ID })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(await request(socket, 'subscribe', { channel: 'trades', condition_id: market, chain_id: 97 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('when the database does not answer the market lookup, then the ack is SERVICE_DEGRADED (retryable), not INTERNAL_ERROR', async () => {
+    // A real driver error: nothing listens on port 1.
+    const unreachable = new MongoClient('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 200 });
+    const down = await startGatewayServer(db(), { markets: { find: () => unreachable.db('x').collection('markets').findOne({}).then(() => null) } });
+    try {
+      const socket = client(down.api);
+      sockets.push(socket);
+      await connected(socket);
+      expect(await request(socket, 'subscribe', { channel: 'book', condition_id: market, chain_id: CHAIN_ID })).toMatchObject({ ok: false, error: { code: 'SERVICE_DEGRADED' } });
+    } finally {
+      await down.close();
+      await unreachable.close();
+    }
   });
 
   it('when chain_id is omitted, then the default chain (56) is meant, and condition_id case does not matter', async () => {

@@ -1,5 +1,5 @@
 import { NextFunction, Request, Response } from 'express';
-import { AppError, buildErrorEnvelope, isAppError } from '../../errors';
+import { AppError, buildErrorEnvelope, isAppError, malformedRequest, unavailableDatabase } from '../../errors';
 import type { Logger } from '../../logging/logger';
 
 /** Express's body parser reports malformed JSON and oversized bodies with these `type`s. */
@@ -20,9 +20,11 @@ export function errorHandler(logger: Logger) {
       next(error);
       return;
     }
-    const appError = isAppError(error) ? error : fromBodyParser(error);
+    const appError = isAppError(error) ? error : fromBodyParser(error) ?? unavailableDatabase(error) ?? malformedRequest(error);
     if (!appError) {
       logger.error({ err: error, correlationId: req.correlationId, requestId: req.requestId }, 'unhandled error');
+    } else if (appError.code === 'SERVICE_DEGRADED' && !isAppError(error)) {
+      logger.warn({ err: error, correlationId: req.correlationId, requestId: req.requestId }, 'database unavailable');
     }
     const final = appError ?? new AppError('INTERNAL_ERROR');
     const envelope = buildErrorEnvelope({
