@@ -175,6 +175,16 @@ export const RECOVER_PENDING_SETTLEMENTS = 'recover-pending-settlements';
  * ~15 s outage, docs/benchmarks.md Finding 47), and each copy cost a step a load and a slot.
  */
 export const DEDUPED_HANDOFFS = 'deduped-handoffs';
+
+/**
+ * Patch id (workflow versioning): a removal (an on-chain cancel or nonce bump seen by the watch)
+ * of an order that is not on the book looks the order up, and one stored but not handed over yet
+ * (OPEN, handoff PENDING) is ended CANCELLED with the removal's reason, as a cancel does. Runs
+ * recorded before dropped such a removal: a removal that came before its order's placement (a
+ * hand-off held over a roll, re-sent by the sweeper, or queued after it at continue-as-new) let an
+ * order cancelled on chain rest and match, and its settlement was then refused.
+ */
+export const REMOVE_UNPLACED = 'remove-unplaced';
 /** Hashes a run remembers as taken, newest kept (~70 bytes each). */
 const REMEMBERED_TAKEN = 20_000;
 const DEFAULT_HISTORY_LIMIT = 4_000;
@@ -550,12 +560,24 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const now = secondsOf(at);
     const events: EngineEvent[] = [];
     const removed: Record<string, RemoveOrders['reason']> = {};
+    const elsewhere: string[] = [];
     for (const hash of request.hashes.map((h) => h.toLowerCase())) {
-      if (!book.order(hash)) continue;
+      if (!book.order(hash)) {
+        elsewhere.push(hash);
+        continue;
+      }
       for (const e of book.cancel(hash, now, 'OPERATOR')) events.push(e);
       removed[hash] = request.reason;
     }
-    await write(events, new Set(), [], { removed, at });
+    const direct: DirectEnd[] = [];
+    const onChain = request.reason === 'ONCHAIN_CANCEL' || request.reason === 'NONCE_BUMP' ? request.reason : null;
+    if (onChain && elsewhere.length > 0 && patched(REMOVE_UNPLACED)) {
+      for (const o of await db.lookupOrders({ hashes: elsewhere })) {
+        // Its placement, when it comes, finds it ended and skips it.
+        if (o.market_key === key && o.status === 'OPEN' && o.handoff === 'PENDING') direct.push({ hash: o.order_hash, status: 'CANCELLED', reason: onChain });
+      }
+    }
+    await write(events, new Set(), direct, { removed, at });
   }
 
   async function changeStatus(change: StatusChange): Promise<StatusResult> {

@@ -362,6 +362,28 @@ describe('settlement and on-chain cancel workflows', () => {
     await saveHistory(h, onchainCancelWorkflowId(o.order_hash), 'onchain-cancel.json');
   });
 
+  test('when the watch sees an order cancelled on chain before its placement reached the market, then the order ends CANCELLED (ONCHAIN_CANCEL) and its late placement neither rests nor matches it', async () => {
+    const resting = await restingOrder(); // a BUY 1 at 20: the market's workflow runs
+    const market = { chain_id: resting.chain_id, condition_id: resting.condition_id };
+    // A SELL that would cross it, stored but not handed over yet (its hand-off held or lost).
+    const [late] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 20, size: '1' }]);
+    h.chain.cancelledOnChain.add(late.order_hash);
+    await startOnchainCancelWatch(h.client, taskQueue, late, { pollSeconds: 1 });
+    expect(await h.client.workflow.getHandle(onchainCancelWorkflowId(late.order_hash)).result()).toEqual({ outcome: 'CANCELLED_ONCHAIN' });
+    await eventually(async () => (await order(late.order_hash))?.status === 'CANCELLED', 20_000, 'ended before placement');
+    expect(await order(late.order_hash)).toMatchObject({ cancel_reason: 'ONCHAIN_CANCEL', reserved_units: '0' });
+
+    await matcher.submit(market, [late.order_hash]); // the placement comes after all
+    // An order handed over after it rests once the late placement has been through the market.
+    const [probe] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 10, size: '1' }]);
+    await matcher.submit(market, [probe.order_hash]);
+    await eventually(async () => (await order(probe.order_hash))?.book_added_at, 20_000, 'probe resting');
+    expect(await order(late.order_hash)).toMatchObject({ status: 'CANCELLED', cancel_reason: 'ONCHAIN_CANCEL' });
+    expect(await order(resting.order_hash)).toMatchObject({ status: 'OPEN' });
+    expect(await h.collections.fills.countDocuments({ order_hash: { $in: [late.order_hash, resting.order_hash] } })).toBe(0);
+    await saveHistory(h, marketWorkflowId(market), 'market-remove-unplaced.json');
+  });
+
   test('when the on-chain check fails past its retries, then the watch goes on and still takes the cancelled order off the book', async () => {
     const o = await restingOrder();
     // A node down for a first check's three attempts and the next check's first one.
