@@ -591,7 +591,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const resolution = change.status === 'RESOLVED' ? (change.resolution_outcome ?? null) : null;
     changes += 1;
     await db.applyMarketStatus({
-      market, change_id: `${workflowInfo().workflowId}:status:${changes}`, from_status: from, to_status: change.status,
+      // The run's id too: a run started cold (after a terminated one) counts its changes from 0 again.
+      market, change_id: `${workflowInfo().workflowId}:${workflowInfo().runId}:status:${changes}`, from_status: from, to_status: change.status,
       resolution_outcome: resolution, actor: change.actor, at,
     });
     info = { ...info, status: change.status, resolution_outcome: resolution };

@@ -203,7 +203,7 @@ export interface BatchWrite {
 
 export interface StatusWrite {
   market: MarketRef;
-  /** Deterministic id of the change (workflow id + change number): the audit row's unique key. */
+  /** Deterministic id of the change (workflow id, run id and change number): the audit row's unique key. */
   change_id: string;
   from_status: MarketStatus;
   to_status: MarketStatus;
