@@ -5,12 +5,17 @@ import { fillsQuerySchema, validateFillsQuery } from './order.schema';
 import { listFills } from './read-fills';
 import { walletOf } from './request-wallet';
 
-/** `trade_ids` arrives comma-separated, repeated, or both: one flat list of non-empty ids. */
+/**
+ * `trade_ids` arrives comma-separated, repeated, or both: one flat list of non-empty ids. The
+ * query parser (qs) gives more than 20 repeats as an object keyed 0, 1, ... instead of an array
+ * (its `arrayLimit`), whose values are taken in key order.
+ */
 function normaliseTradeIds(query: unknown): unknown {
   const input = { ...((query ?? {}) as Record<string, unknown>) };
   const raw = input.trade_ids;
   if (raw === undefined) return input;
-  const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
+  const list = Array.isArray(raw) ? raw : raw !== null && typeof raw === 'object' ? Object.values(raw) : [raw];
+  const parts = list.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
   input.trade_ids = parts.map((p) => (typeof p === 'string' ? p.trim() : p)).filter((p) => p !== '');
   return input;
 }

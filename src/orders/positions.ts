@@ -53,6 +53,25 @@ function outcomePrice(market: MarketRecord, outcome: 0 | 1, lastYes: string | nu
   return outcome === 1 ? yes : scale - yes;
 }
 
+/**
+ * Oldest first, and within one time (the fills of one matching step share it) by the trade's
+ * number in its market: trade ids are `{market}:{n}` without padding, so as strings `...:100`
+ * came before `...:99`, and a SELL folded before the BUY it follows made a flat position look long.
+ */
+function inTradeOrder(a: FillRecord, b: FillRecord): number {
+  const byTime = new Date(a.created_at).getTime() - new Date(b.created_at).getTime();
+  if (byTime !== 0) return byTime;
+  const bySeq = tradeNumber(a.trade_id) - tradeNumber(b.trade_id);
+  if (bySeq !== 0) return bySeq;
+  return a.trade_id < b.trade_id ? -1 : a.trade_id > b.trade_id ? 1 : a.order_hash < b.order_hash ? -1 : a.order_hash > b.order_hash ? 1 : 0;
+}
+
+/** The `n` of trade id `{market}:{n}` (0 for an id of another shape: those keep their string order). */
+function tradeNumber(tradeId: string): number {
+  const n = Number(tradeId.slice(tradeId.lastIndexOf(':') + 1));
+  return Number.isSafeInteger(n) ? n : 0;
+}
+
 /** GET /v1/positions (decisions section 5), computed from the wallet's fills and market resolution. */
 export async function listPositions(ctx: OrderContext, wallet: string, query: PositionsQuery): Promise<Page<Record<string, unknown>>> {
   checkChainId(ctx, query.chain_id);
@@ -60,7 +79,7 @@ export async function listPositions(ctx: OrderContext, wallet: string, query: Po
   const filter: Record<string, unknown> = { wallet: wallet.toLowerCase(), settlement_status: { $nin: EXCLUDED_SETTLEMENT } };
   if (query.chain_id !== undefined) filter.chain_id = query.chain_id;
   if (query.condition_id !== undefined) filter.condition_id = query.condition_id.toLowerCase();
-  const fills = await ctx.models.fills.find(filter).sort({ created_at: 1, trade_id: 1, order_hash: 1 }).lean();
+  const fills = (await ctx.models.fills.find(filter).lean()).sort(inTradeOrder);
 
   const groups = new Map<string, FillRecord[]>();
   for (const f of fills) {

@@ -1,3 +1,4 @@
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createTickerModel } from '../../src/db/models/ticker.model';
 import { createMarketModel, type MarketRecord } from '../../src/db/models/market.model';
 import { createOrderModel } from '../../src/orders/models';
@@ -147,6 +148,11 @@ describe('private reads', () => {
       expect(await ids('trade_ids=t1&trade_ids=t6,t2')).toEqual(['t1', 't2', 't6']);
       expect(await ids(`condition_id=${m2.condition_id}&chain_id=56`)).toEqual(['t6']);
       expect(await ids('trade_ids=t1', )).toEqual(['t1']);
+      // Repeated more than 20 times (the query parser's array limit), up to the 100 allowed.
+      const repeated = (n: number) => Array.from({ length: n }, (_, i) => `trade_ids=${i === 0 ? 't3' : `x${i}`}`).join('&');
+      expect(await ids(repeated(25))).toEqual(['t3']);
+      expect(await ids(repeated(100))).toEqual(['t3']);
+      expect((await get(`/fills?${repeated(101)}`)).status).toBe(422);
       expect((await get('/fills?trade_ids=t1', bob.address)).body.data).toHaveLength(1);
     });
 
@@ -156,6 +162,19 @@ describe('private reads', () => {
       expect([over.status, over.body.code]).toEqual([422, 'VALIDATION_ERROR']);
       expect((await get(`/fills?trade_ids=${many(100)}`)).status).toBe(200);
       expect((await get('/fills?chain_id=97')).status).toBe(404);
+    });
+
+    test('when one matching step fills a wallet\'s BUY in trade 99 and its SELL in trade 100 (same time), then they are folded in trade order: the position is flat', async () => {
+      const flat = privateKeyToAccount(generatePrivateKey()).address;
+      const market = `56:${m1.condition_id}`;
+      const leg = { chain_id: 56, condition_id: m1.condition_id, fee: '0', settlement_status: 'CONFIRMED', tx_hash: '0x1', wallet: flat.toLowerCase(), role: 'maker', outcome: 1, size: '3', created_at: at(9) };
+      await database.db().collection('fills').insertMany([
+        { ...leg, trade_id: `${market}:100`, order_hash: '0xf2', side: 'SELL', price: '0.6' },
+        { ...leg, trade_id: `${market}:99`, order_hash: '0xf1', side: 'BUY', price: '0.5' },
+      ]);
+      const res = await get('/positions', flat);
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((p: { size: string; realized_pnl: string }) => [p.size, p.realized_pnl])).toEqual([['0', '0.3']]);
     });
 
     test('when positions are computed, then size, average, realized pnl and value follow the fills and the market', async () => {

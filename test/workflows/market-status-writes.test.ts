@@ -16,10 +16,10 @@ describe('market status writes', () => {
     const collections = matchingCollections(db());
     await ensureMatchingIndexes(collections);
     const market = newMarket();
-    await insertMarket(db(), market, 'ACTIVE');
+    await insertMarket(db(), market, 'OPEN');
     const steps = createMarketActivities({ collections, publisher: new RecordingPublisher(), logger });
     const change = (change_id: string, to_status: StatusWrite['to_status']): StatusWrite => ({
-      market, change_id, from_status: 'ACTIVE', to_status, resolution_outcome: null, actor: 'operator', at: Date.now(),
+      market, change_id, from_status: 'OPEN', to_status, resolution_outcome: null, actor: 'operator', at: Date.now(),
     });
     const version = (n: number) => `${market.chain_id}:${market.condition_id}:v${n}`;
     return { collections, market, steps, change, version };
@@ -29,7 +29,7 @@ describe('market status writes', () => {
     const { collections, market, steps, change, version } = await setup();
     const dead = 'market-x:run-dead:status:1';
     await collections.statusChanges.insertOne({
-      change_id: version(1), ...market, from_status: 'ACTIVE', to_status: 'CLOSED', resolution_outcome: null, actor: 'operator', via: 'market-workflow', workflow_change_id: dead, at: new Date(),
+      change_id: version(1), ...market, from_status: 'OPEN', to_status: 'CLOSED', resolution_outcome: null, actor: 'operator', via: 'market-workflow', workflow_change_id: dead, at: new Date(),
     });
 
     await steps.applyMarketStatus(change('market-x:run-new:status:1', 'PAUSED'));
@@ -45,8 +45,8 @@ describe('market status writes', () => {
     await steps.applyMarketStatus(first);
     await steps.applyMarketStatus(first);
     expect(await collections.statusChanges.countDocuments({ condition_id: market.condition_id })).toBe(1);
-    await steps.applyMarketStatus({ ...change('market-x:run-a:status:2', 'ACTIVE'), from_status: 'PAUSED' });
-    expect(await collections.markets.findOne(market)).toMatchObject({ status: 'ACTIVE', status_version: 2 });
-    expect(await collections.statusChanges.findOne({ change_id: version(2) })).toMatchObject({ from_status: 'PAUSED', to_status: 'ACTIVE' });
+    await steps.applyMarketStatus({ ...change('market-x:run-a:status:2', 'OPEN'), from_status: 'PAUSED' });
+    expect(await collections.markets.findOne(market)).toMatchObject({ status: 'OPEN', status_version: 2 });
+    expect(await collections.statusChanges.findOne({ change_id: version(2) })).toMatchObject({ from_status: 'PAUSED', to_status: 'OPEN' });
   });
 });
