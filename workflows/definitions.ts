@@ -35,6 +35,11 @@ export interface MarketWorkflowInput {
   /** YES ticks of the last trade (the ticker's last price). */
   lastPrice?: number | null;
   /**
+   * The previous run's last step time (workflow ms): requests are decided no earlier (REQUEST_CLOCK),
+   * so an order's end is never dated before its `book_added_at` across a roll. Absent: 0.
+   */
+  lastWriteAt?: number;
+  /**
    * Settlement batches whose trades the previous run wrote but did not settle (it waited for its
    * children before continuing as new, and started no new one): `[trade id, taker order hash]`.
    */

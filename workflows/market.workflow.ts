@@ -312,8 +312,11 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
 
   const secondsOf = (ms: number) => Math.floor(ms / 1000);
   const nowSeconds = () => secondsOf(Date.now());
-  /** The latest time a step of this run wrote at (ms): a request's clock never goes back before it. */
-  let lastWriteAt = 0;
+  /**
+   * The latest time a step wrote at (ms): a request's clock never goes back before it. Carried
+   * across continue-as-new (a request queued in one run and decided in the next).
+   */
+  let lastWriteAt = input.lastWriteAt ?? 0;
   /**
    * A request's step clock (ms): the time it carries (REQUEST_CLOCK), but not before the run's last
    * write (a cancel asked for while its order's placement was still queued must not date the
@@ -737,7 +740,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     : [];
   const resting = carriesResting && book.restingCount <= (input.maxCarriedResting ?? MAX_CARRIED_RESTING) ? book.restingHashes() : undefined;
   await continueAsNew<typeof marketWorkflow>({
-    market, counters: { ...book.counters }, changes, lastPrice, historyLimit: input.historyLimit, rollWaitMs: input.rollWaitMs, maxCarriedResting: input.maxCarriedResting,
+    market, counters: { ...book.counters }, changes, lastPrice, lastWriteAt, historyLimit: input.historyLimit, rollWaitMs: input.rollWaitMs, maxCarriedResting: input.maxCarriedResting,
     maxCarriedPending: input.maxCarriedPending,
     settlementRetryDelayMs: input.settlementRetryDelayMs, pending, pendingRemovals,
     ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}), ...(holds ? { handoffsHeld: true } : {}),

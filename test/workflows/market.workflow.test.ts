@@ -197,6 +197,28 @@ describe('market workflow', () => {
     expect(ended!.updated_at.getTime()).toBeGreaterThanOrEqual(new Date(ended!.book_added_at!).getTime());
   });
 
+  test('when the run continues as new, then a cancel asked for "before" its order rested is still decided no earlier than the previous run\'s last write', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const alice = wallet();
+    const rolling = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 40, rollWaitMs: 500 } });
+    const [first] = await persist(db(), market, [{ wallet: alice, side: 'BUY', price: 30, size: '1' }]);
+    await rolling.submit(market, [first.order_hash]);
+    await eventually(async () => (await order(first.order_hash))?.handoff === 'ACCEPTED', 20_000, 'resting');
+    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const firstRun = (await handle.describe()).runId;
+    // Cancels of unknown orders write nothing but fill the history until the run continues as new.
+    for (let i = 0; (await handle.describe()).runId === firstRun; i++) {
+      if (i > 40) throw new Error('the run never continued as new');
+      await handle.executeUpdate(cancelOrdersUpdate, { args: [{ wallet: alice, hashes: [`0x${'0'.repeat(62)}${i.toString(16).padStart(2, '0')}`] }] });
+    }
+    // The new run has written nothing: only the carried time keeps the cancel after the order's rest.
+    const newRun = h.client.workflow.getHandle(marketWorkflowId(market));
+    expect(await newRun.executeUpdate(cancelOrdersUpdate, { args: [{ wallet: alice, hashes: [first.order_hash], requested_at: 0 }] })).toEqual({ cancelled: [first.order_hash], not_cancelled: [] });
+    const ended = await order(first.order_hash);
+    expect(ended!.updated_at.getTime()).toBeGreaterThanOrEqual(new Date(ended!.book_added_at!).getTime());
+  }, 90_000);
+
   test('when the market is paused, closed and resolved, then placement is refused and resting orders are cancelled', async () => {
     const market = newMarket();
     await insertMarket(db(), market);
