@@ -23,6 +23,10 @@ export function parseQuery<T>(
   options: { lowerCase?: string[] } = {},
 ): T {
   const input: Record<string, unknown> = { ...((query ?? {}) as Record<string, unknown>) };
+  // A malformed cursor is treated as no cursor (spec), whatever makes it so: repeated, or longer
+  // than any cursor the service gives (a schema check would answer 422 for those).
+  const cursor = schema.properties.cursor;
+  if (cursor && input.cursor !== undefined && (typeof input.cursor !== 'string' || input.cursor.length > Number(cursor.maxLength ?? Infinity))) delete input.cursor;
   for (const [name, prop] of Object.entries(schema.properties)) {
     const value = input[name];
     if (typeof value !== 'string') continue;
