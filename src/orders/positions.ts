@@ -13,7 +13,6 @@ export interface PositionState {
   size: bigint; // base units (10^D)
   cost: bigint; // cost basis of `size`, in 10^(2D) units (size x price, unscaled)
   realized: bigint; // 10^(2D) units
-  lastAt: Date;
 }
 
 /**
@@ -23,7 +22,7 @@ export interface PositionState {
  */
 export function foldFills(fills: Pick<FillRecord, 'side' | 'price' | 'size' | 'fee' | 'created_at'>[], decimals: number): PositionState {
   const scale = 10n ** BigInt(decimals);
-  const state: PositionState = { size: 0n, cost: 0n, realized: 0n, lastAt: new Date(0) };
+  const state: PositionState = { size: 0n, cost: 0n, realized: 0n };
   for (const f of fills) {
     const size = parseUnitsStrict(f.size, decimals);
     const price = parseUnitsStrict(f.price, decimals);
@@ -39,8 +38,6 @@ export function foldFills(fills: Pick<FillRecord, 'side' | 'price' | 'size' | 'f
       state.size -= fromBook;
     }
     state.realized -= fee * scale;
-    const at = new Date(f.created_at);
-    if (at > state.lastAt) state.lastAt = at;
   }
   return state;
 }
@@ -76,7 +73,9 @@ function tradeNumber(tradeId: string): number {
 export async function listPositions(ctx: OrderContext, wallet: string, query: PositionsQuery): Promise<Page<Record<string, unknown>>> {
   checkChainId(ctx, query.chain_id);
   const limit = checkLimit(query.limit);
-  const filter: Record<string, unknown> = { wallet: wallet.toLowerCase(), settlement_status: { $nin: EXCLUDED_SETTLEMENT } };
+  // Failed fills too: they move nothing, but the first fill of a position, whatever became of it,
+  // is the position's creation, which orders the list (and so never moves between two pages).
+  const filter: Record<string, unknown> = { wallet: wallet.toLowerCase() };
   if (query.chain_id !== undefined) filter.chain_id = query.chain_id;
   if (query.condition_id !== undefined) filter.condition_id = query.condition_id.toLowerCase();
   const fills = (await ctx.models.fills.find(filter).lean()).sort(inTradeOrder);
@@ -99,8 +98,10 @@ export async function listPositions(ctx: OrderContext, wallet: string, query: Po
   const lastOf = new Map(tickers.map((t) => [`${t.chain_id}:${t.condition_id}`, t.last_price]));
 
   const rows: { at: Date; id: string; position: Record<string, unknown> }[] = [];
-  for (const [key, list] of groups) {
-    const first = list[0];
+  for (const [key, all] of groups) {
+    const first = all[0];
+    const list = all.filter((f) => !EXCLUDED_SETTLEMENT.includes(f.settlement_status));
+    if (list.length === 0) continue;
     const market = marketOf.get(`${first.chain_id}:${first.condition_id}`);
     if (!market) continue;
     const outcome = first.outcome;
@@ -117,7 +118,7 @@ export async function listPositions(ctx: OrderContext, wallet: string, query: Po
     let realized = state.realized;
     if (resolved) realized += state.size * mark - state.cost; // resolution realizes what is still held
     rows.push({
-      at: state.lastAt,
+      at: new Date(first.created_at),
       id: key,
       position: {
         condition_id: market.condition_id,

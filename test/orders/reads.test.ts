@@ -178,6 +178,27 @@ describe('private reads', () => {
       expect(res.body.data.map((p: { size: string; realized_pnl: string }) => [p.size, p.realized_pnl])).toEqual([['0', '0.3']]);
     });
 
+    test('when a fill lands on a position between two pages, then paging still lists every position once (newest first by the position\'s first fill)', async () => {
+      const trader = privateKeyToAccount(generatePrivateKey()).address;
+      const fill = (condition: string, outcome: 0 | 1, trade: string, t: number) => ({
+        chain_id: 56, condition_id: condition, fee: '0', settlement_status: 'CONFIRMED', tx_hash: '0x1', wallet: trader.toLowerCase(), role: 'taker',
+        side: 'BUY', outcome, price: '0.5', size: '1', trade_id: trade, order_hash: `0x${trade}`, created_at: at(t),
+      });
+      const fills = database.db().collection('fills');
+      await fills.insertMany([fill(m1.condition_id, 1, 'p1', 20), fill(m1.condition_id, 0, 'p2', 21), fill(m2.condition_id, 1, 'p3', 22)]);
+      const key = (p: { condition_id: string; outcome: number }) => `${p.condition_id === m1.condition_id ? 'm1' : 'm2'}:${p.outcome}`;
+      const first = await get('/positions?limit=1', trader);
+      expect(first.body.data.map(key)).toEqual(['m2:1']);
+      await fills.insertOne(fill(m1.condition_id, 1, 'p4', 30)); // the oldest position trades again
+      const seen = [...first.body.data.map(key)];
+      for (let cursor = first.body.next_cursor; cursor;) {
+        const page = await get(`/positions?limit=1&cursor=${cursor}`, trader);
+        seen.push(...page.body.data.map(key));
+        cursor = page.body.next_cursor;
+      }
+      expect(seen).toEqual(['m2:1', 'm1:0', 'm1:1']);
+    });
+
     test('when positions are computed, then size, average, realized pnl and value follow the fills and the market', async () => {
       const res = await get('/positions');
       expect(res.status).toBe(200);
