@@ -344,11 +344,13 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       for (const ch of delta.changes) levels.set(`${ch.side}:${ch.price}`, { ...ch, bookSeq: delta.bookSeq });
     }
     const bookWritten = (async () => {
+      // An emptied level stays as a row of remaining '0' with its seq (readers skip those), not
+      // deleted: a late write of an earlier step (a stale attempt still running) would otherwise
+      // find no newer row to lose to and insert the old level again (a phantom level). At most
+      // one row per side and tick.
       await timed('step.levels', () => bulk(c.bookLevels, [...levels.values()].map((l): mongo.AnyBulkWriteOperation<mongo.Document> => {
         const key = { ...filter, side: l.side === 'bid' ? 'BID' : 'ASK', ticks: l.price, seq: { $lt: l.bookSeq } };
-        return l.remaining === '0'
-          ? { deleteOne: { filter: key } }
-          : { updateOne: { filter: key, update: { $set: { price: priceOfTicks(l.price), remaining: l.remaining, seq: l.bookSeq } }, upsert: true } };
+        return { updateOne: { filter: key, update: { $set: { price: priceOfTicks(l.price), remaining: l.remaining, seq: l.bookSeq } }, upsert: true } };
       })));
       await c.bookStates.updateOne(filter, { $max: { seq: batch.counters.bookSeq }, $set: { updated_at: at } });
     })();

@@ -65,7 +65,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
       expect(view.resting).toBe(0);
       const depth = await handle.query(marketDepthQuery, 10);
       expect([...depth.bids, ...depth.asks]).toEqual([]);
-      expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id })).toBe(0);
+      expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id, remaining: { $ne: '0' } })).toBe(0);
       await saveHistory(h, marketWorkflowId(market), 'market-step-journal.json');
     } finally {
       await doomed.end();

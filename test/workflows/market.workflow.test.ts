@@ -57,7 +57,7 @@ describe('market workflow', () => {
     // The public trade row is written when the trade settles; the taker fill carries its YES price.
     expect(await h.collections.trades.countDocuments({ condition_id: market.condition_id })).toBe(0);
     expect(fills.map((f) => f.trade_price)).toEqual([undefined, '0.6']);
-    const levels = await h.collections.bookLevels.find({ condition_id: market.condition_id }).toArray();
+    const levels = await h.collections.bookLevels.find({ condition_id: market.condition_id, remaining: { $ne: '0' } }).toArray();
     expect(levels.map((l) => [l.side, l.price, l.remaining])).toEqual([['ASK', '0.6', (6n * SHARE).toString()]]);
     const ticker = await h.collections.tickers.findOne({ condition_id: market.condition_id });
     expect(ticker).toMatchObject({ best_bid: null, best_ask: '0.6', last_price: '0.6' });
@@ -235,7 +235,7 @@ describe('market workflow', () => {
     const closed = await matcher.changeStatus(market, { status: 'CLOSED', actor: 'ops' });
     expect(closed).toEqual({ status: 'CLOSED', resolution_outcome: null, cancelled: 1 });
     expect(await order(a.order_hash)).toMatchObject({ status: 'CANCELLED', cancel_reason: 'MARKET_CLOSED' });
-    expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id })).toBe(0);
+    expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id, remaining: { $ne: '0' } })).toBe(0);
 
     await matcher.setStatus(market, { status: 'RESOLVED', resolution_outcome: 1, actor: 'ops' });
     expect(await h.collections.markets.findOne({ condition_id: market.condition_id })).toMatchObject({ status: 'RESOLVED', resolution_outcome: 1 });

@@ -64,7 +64,7 @@ describe('matching recovery', () => {
       const d = await handle.query(marketDepthQuery, 500);
       return d.ready ? d : null;
     });
-    const levels = await h.collections.bookLevels.find({ condition_id: market.condition_id }).toArray();
+    const levels = await h.collections.bookLevels.find({ condition_id: market.condition_id, remaining: { $ne: '0' } }).toArray();
     const stored = (side: string) => levels.filter((l) => l.side === side).map((l) => ({ price: l.ticks as number, remaining: l.remaining as string }));
     expect(stored('BID').sort((a, b) => b.price - a.price)).toEqual(depth.bids);
     expect(stored('ASK').sort((a, b) => a.price - b.price)).toEqual(depth.asks);
