@@ -10,6 +10,7 @@ import type { mongo } from 'mongoose';
 import { holdLevelOf, type RealtimeEvent, type RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { HandoffHolder } from '../src/contracts/market-matcher';
 import type { Logger } from '../src/logging/logger';
+import { reserveOf } from '../src/engine';
 import { formatCanonical } from '../src/money';
 import { bulk, insertNew } from '../src/db/bulk-writes';
 import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
@@ -39,9 +40,14 @@ const OPEN_STATUSES = ['OPEN', 'PARTIALLY_FILLED'];
 /** Rounds of a step's order writes overtaken by settlement before the step fails to its retry (each round is one settlement write between a read and a write). */
 const MAX_REWRITE_ROUNDS = 5;
 
-/** Units an order still holds back: collateral at its limit price (BUY) or tokens (SELL). */
-export function reserveOf(side: 'BUY' | 'SELL', priceTicks: number, units: bigint): bigint {
-  return side === 'BUY' ? (units * BigInt(priceTicks) + 99n) / 100n : units;
+/**
+ * Units a stored order still holds back for `units` of it (resting, or matched and unsettled):
+ * the engine's `reserveOf`, with the most fee a BUY can owe. (It left the fee out before stop 32:
+ * after its first step a BUY's hold fell by its fee, and the wallet could place orders on money
+ * the exchange would take in fees, whose settlement then failed.)
+ */
+export function reservedUnitsOf(o: Pick<StoredOrder, 'side' | 'price_ticks' | 'fee_rate_bps'>, units: bigint): bigint {
+  return reserveOf(o.side, o.price_ticks, units, Number(o.fee_rate_bps ?? 0));
 }
 
 /** Claims of a status version a change may lose (to dead writers' claims or a moved version) before it fails the attempt. */
@@ -240,7 +246,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     const orderOpOf = (o: BatchWrite['orders'][number], m: StoredOrder | undefined): mongo.AnyBulkWriteOperation<StoredOrder> => {
       const resting = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED' ? BigInt(o.remaining) : 0n;
       const unsettled = BigInt(o.filled) - BigInt(m?.settled_units ?? '0');
-      const reserved = m ? reserveOf(m.side, m.price_ticks, resting + (unsettled > 0n ? unsettled : 0n)).toString() : '0';
+      const reserved = m ? reservedUnitsOf(m, resting + (unsettled > 0n ? unsettled : 0n)).toString() : '0';
       const set: Partial<StoredOrder> = {
         status: o.status, remaining_units: o.remaining, remaining_size: shares(o.remaining), filled_units: o.filled,
         applied_seq: o.seq, engine_arrival: o.arrival, reserved_units: reserved, updated_at: at,

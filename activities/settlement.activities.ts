@@ -17,7 +17,7 @@ import { presentFill, presentOrder, presentSettledTrade } from '../src/matching/
 import {
   SettlementChainError, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade, type SubmitOptions,
 } from '../src/settlement/settlement-chain';
-import { reserveOf } from './market.activities';
+import { reservedUnitsOf } from './market.activities';
 
 export interface SettlementActivityDeps {
   collections: MatchingCollections;
@@ -531,7 +531,7 @@ function finishedOrder(o: StoredOrder, fills: FillRecord[], failed: boolean, now
   const settled = fills.filter((f) => FINAL.includes(f.settlement_status)).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
   const unsettled = BigInt(o.filled_units) - settled;
   const open = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED';
-  const reserved = reserveOf(o.side, o.price_ticks, (open ? BigInt(o.remaining_units) : 0n) + (unsettled > 0n ? unsettled : 0n));
+  const reserved = reservedUnitsOf(o, (open ? BigInt(o.remaining_units) : 0n) + (unsettled > 0n ? unsettled : 0n));
   const anyFailed = fills.some((f) => f.settlement_status === 'FAILED');
   let status = o.status;
   if (o.status === 'MATCHED' && anyFailed) status = 'MATCH_FAILED';

@@ -51,6 +51,19 @@ export function signedAmounts(side: Side, size: bigint, ticks: number): { makerA
   return { makerAmount: size, takerAmount: product / TICKS };
 }
 
+/**
+ * What an order of `size` still to trade (or traded and not yet settled) holds back, in the asset
+ * it pays with: for a BUY its collateral at the limit price (rounded up, as its signed amount) plus
+ * the largest fee it can owe (fills happen at prices p <= the limit and the fee grows with
+ * min(p, 1 - p), so its maximum is at min(limit, 50); per-fill fees round down, so their sum never
+ * exceeds it); for a SELL its tokens. Placement reserves this for the whole size, and every later
+ * write of the order keeps its `reserved_units` at this for what is left.
+ */
+export function reserveOf(side: Side, ticks: number, size: bigint, feeRateBps: number): bigint {
+  if (side === 'SELL') return size;
+  return signedAmounts('BUY', size, ticks).makerAmount + feeOf(size, Math.min(ticks, 50), feeRateBps);
+}
+
 /** YES-terms price of an own-outcome price. */
 export function toYesPrice(outcome: 0 | 1, ticks: number): number {
   return outcome === 1 ? ticks : MAX_TICK - ticks;

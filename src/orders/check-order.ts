@@ -1,6 +1,6 @@
 import { zeroAddress, type Address, type Hex } from 'viem';
 import type { MarketRecord } from '../db/models/market.model';
-import { feeOf } from '../engine';
+import { reserveOf } from '../engine';
 import { formatCanonical, InvalidDecimalError, parseUnitsStrict } from '../money';
 import { orderAmounts, SIDE, type SignedOrder } from '../signing';
 import type { PlaceOrderItem } from './order.schema';
@@ -112,17 +112,8 @@ export function checkOrder(item: PlaceOrderItem, market: MarketRecord | undefine
     decimals,
     sizeUnits,
     size: formatCanonical(sizeUnits, decimals),
-    needUnits: item.side === 'BUY' ? expected.makerAmount + maxBuyFee(sizeUnits, price.ticks, item.fee_rate_bps) : expected.makerAmount,
+    needUnits: reserveOf(item.side, price.ticks, sizeUnits, item.fee_rate_bps),
   };
-}
-
-/**
- * The largest fee a BUY at limit `ticks` can owe: fills happen at prices p <= ticks, the fee grows
- * with min(p, 100 - p), so its maximum over those prices is at min(ticks, 50). Per-fill fees round
- * down, so their sum never exceeds this.
- */
-function maxBuyFee(sizeUnits: bigint, ticks: number, feeRateBps: number): bigint {
-  return feeOf(sizeUnits, Math.min(ticks, 50), feeRateBps);
 }
 
 /** floor(size * 10): enough to compare with the 0.1 minimum whatever the fractional digits. */

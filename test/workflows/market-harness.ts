@@ -12,7 +12,7 @@ import type { Connection as DbConnection } from 'mongoose';
 import { createActivities } from '../../activities';
 import type { OrderRecord } from '../../src/contracts/order-record';
 import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher, SpendLevel } from '../../src/contracts/realtime-publisher';
-import { signedAmounts } from '../../src/engine';
+import { reserveOf, signedAmounts } from '../../src/engine';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { ensureMatchingIndexes, matchingCollections, type FillRecord, type MatchingCollections } from '../../src/matching/collections';
 import { fillIdOf, marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
@@ -75,6 +75,8 @@ export interface OrderSpec {
   type?: 'LIMIT' | 'GTD' | 'MARKET';
   expiration?: number;
   createdAt?: Date;
+  /** The signed fee rate (default 0). */
+  feeRateBps?: number;
 }
 
 let orderCounter = 0;
@@ -93,7 +95,7 @@ export function orderRecord(market: MarketRef, spec: OrderSpec): OrderRecord {
     remaining_size: formatCanonical(sizeUnits, D), remaining_units: sizeUnits.toString(), filled_units: '0', status: 'OPEN', book_added_at: null,
     salt: String(orderCounter), maker: w, signer: w, taker: '0x0000000000000000000000000000000000000000', token_id: spec.outcome === 0 ? '1' : '2',
     maker_amount: makerAmount.toString(), taker_amount: takerAmount.toString(), expiration: String(spec.expiration ?? 0), nonce: '0',
-    fee_rate_bps: 0, signature_type: 0, signature: '0x', reserved_units: (spec.side === 'BUY' ? makerAmount : sizeUnits).toString(),
+    fee_rate_bps: spec.feeRateBps ?? 0, signature_type: 0, signature: '0x', reserved_units: reserveOf(spec.side, spec.price, sizeUnits, spec.feeRateBps ?? 0).toString(),
     handoff: 'PENDING', applied_seq: 0, created_at: now, updated_at: now,
   };
 }

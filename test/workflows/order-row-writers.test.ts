@@ -85,6 +85,30 @@ describe('an order row written by a market step and by settlement at once', () =
     expect(await collections.orders.findOne({ _id: maker })).toMatchObject({ status: 'CANCELLED', applied_seq: 6, settled_units: TWO, reserved_units: '0' });
   });
 
+  test('when a BUY with a fee rate rests, is half matched and half settled, then each writer keeps its reservation at collateral plus the most fee it can owe, as placement reserved it', async () => {
+    const { collections, market, settlement, steps, tradeId } = await setup();
+    // BUY 4 at 0.60 with 100 bps: 2.4 collateral and at most 4 x 0.5 x 1% = 0.02 fee.
+    const [buy] = await store(db(), [orderRecord(market, { wallet: wallet(), side: 'BUY', price: 60, size: '4', feeRateBps: 100 })]);
+    const fee = (shares: bigint) => (shares * SHARE * 50n * 100n) / 1_000_000n;
+    const need = (shares: bigint) => (shares * SHARE * 60n) / 100n + fee(shares);
+    expect(buy.reserved_units).toBe(need(4n).toString()); // as order entry reserves it
+
+    const step = (seq: number, o: Partial<BatchWrite['orders'][number]>): BatchWrite => ({
+      market, decimals: 18, at: Date.now(), direct: [], trades: [], book: [], ticker: null, counters: { seq, bookSeq: 0, tradeSeq: 1, arrival: 1 },
+      orders: [{ hash: buy.order_hash, seq, status: 'OPEN', remaining: FOUR, filled: '0', placed: true, arrival: 1, reason: null, ...o }],
+    });
+    await steps.applyMatchBatch(step(1, {}));
+    expect(await collections.orders.findOne({ _id: buy.order_hash })).toMatchObject({ status: 'OPEN', reserved_units: need(4n).toString() });
+    // Half matched (2 resting, 2 unsettled): still the whole reserve.
+    await steps.applyMatchBatch(step(2, { status: 'PARTIALLY_FILLED', remaining: TWO, filled: TWO, placed: false, arrival: 1 }));
+    await collections.orders.updateOne({ _id: buy.order_hash }, { $set: { fill_ids: [fillIdOf(tradeId(1), 'taker')] } });
+    expect(await collections.orders.findOne({ _id: buy.order_hash })).toMatchObject({ reserved_units: need(4n).toString() });
+    // Its 2 settle: the resting 2 still hold their collateral and fee.
+    await collections.fills.insertOne({ ...pendingFill(market, tradeId(1), 'taker', { at: new Date(), orderHash: buy.order_hash }), settlement_status: 'CONFIRMED' });
+    await settlement.finishOrders({ tradeIds: [tradeId(1)], failed: false });
+    expect(await collections.orders.findOne({ _id: buy.order_hash })).toMatchObject({ settled_units: TWO, reserved_units: need(2n).toString() });
+  });
+
   test('when a MATCHED order\'s last fill confirms after an earlier fill of it failed for good, then it ends MATCH_FAILED', async () => {
     const { collections, publisher, market, settlement, tradeId } = await setup();
     const maker = await storeMaker(market, {
