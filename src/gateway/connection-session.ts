@@ -38,6 +38,8 @@ export class ConnectionSession {
   readonly subscriptions = new Map<string, Subscription>();
   private closed = false;
   private staleWork = false;
+  /** `buffered()` at this tick's first send (undefined between bursts). */
+  private burstBase: number | undefined;
   private readonly pendingTickers = new Map<string, Record<string, unknown>>();
   private tokens: number;
   private tokensAt = Date.now();
@@ -86,6 +88,17 @@ export class ConnectionSession {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** What was queued when the current burst of sends began (this tick's first send). */
+  private bufferedBeforeBurst(): number {
+    if (this.burstBase === undefined) {
+      this.burstBase = this.buffered();
+      setImmediate(() => {
+        this.burstBase = undefined;
+      });
+    }
+    return this.burstBase;
   }
 
   /** Packets socket.io has queued for this socket and not yet handed to the transport. */
@@ -141,10 +154,18 @@ export class ConnectionSession {
     }
   }
 
-  /** Emits unless the socket's buffer is past the hard limit, in which case the socket is cut. */
+  /**
+   * Emits unless the socket's buffer was past the hard limit when this burst of sends began, in
+   * which case the socket is cut. A push is dispatched in one synchronous loop, and after its first
+   * packet the transport takes no more until its write callback runs: every event of the push
+   * queues, however fast the client reads. Measured per send, a push of more than the limit for
+   * one wallet (a market maker's orders cancelled at a market's close) cut a healthy connection.
+   * Measured at the burst's start, a slow reader is still cut, with its queue at most one push
+   * (2,000 events) past the limit.
+   */
   send(name: string, payload: unknown): boolean {
     if (this.closed) return false;
-    if (this.buffered() >= this.limits.maxBufferedPackets) {
+    if (this.bufferedBeforeBurst() >= this.limits.maxBufferedPackets) {
       this.kill(SLOW_CONSUMER, `More than ${this.limits.maxBufferedPackets} messages queued: the connection reads too slowly`);
       return false;
     }

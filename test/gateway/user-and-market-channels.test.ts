@@ -43,6 +43,19 @@ describe('realtime gateway: user, ticker and trades channels', () => {
     await server?.close();
   });
 
+  it('when one push carries more events for a wallet than a connection may have queued (a market maker\'s orders cancelled at a close), then a client that reads them all gets them all and is not cut', async () => {
+    const owner = wallet();
+    const { socket, received } = await userSocket(owner);
+    const errors: unknown[] = [];
+    socket.on('gateway_error', (m: unknown) => errors.push(m));
+    const events = Array.from({ length: 1_500 }, (_, i) => orderEvent(owner, `0x${i.toString(16).padStart(64, '0')}`, 'CANCELLED'));
+    await publisher.publish(events); // one push: past the 1,024 queued packets of the default limit
+    await eventually(() => received.length === 1_500, 15_000, 'every event received');
+    expect(received).toEqual(events.map((e) => e.payload));
+    expect(errors).toEqual([]);
+    expect(socket.connected).toBe(true);
+  });
+
   it('when orders of two wallets change, then each wallet gets every change of its own orders, in order, and never the other wallet\'s', async () => {
     const [alice, bob] = [wallet(), wallet()];
     const a = await userSocket(alice);
