@@ -481,7 +481,11 @@ export function createSettlementActivities({
           orders.push(row);
           continue;
         }
-        if (after.status !== before.status) events.push({ channel: 'user', wallet: after.wallet, payload: { type: 'order', order: presentOrder(after) } });
+        // An order this finish leaves ended is announced even when its row already said so: that is
+        // a retry whose lost attempt wrote it and died before publishing (a duplicate is harmless).
+        if (after.status !== before.status || SETTLEMENT_ENDS.includes(after.status)) {
+          events.push({ channel: 'user', wallet: after.wallet, payload: { type: 'order', order: presentOrder(after) } });
+        }
         if (after.resting) resting.add(after.order_hash);
         holds.set(after.order_hash, holdLevelOf(after));
       }
@@ -516,6 +520,9 @@ export function createSettlementActivities({
 
 /** Failed receipt reads per warning while a node does not answer (at one poll a second, one line every ~30 s). */
 const RECEIPT_FAILURES_PER_LOG = 30;
+
+/** The ends of an order that settlement decides (MATCHED -> FILLED or MATCH_FAILED). */
+const SETTLEMENT_ENDS: string[] = ['FILLED', 'MATCH_FAILED'];
 
 /** Rounds of `finishWith` before it gives up to the activity's retry: each lost one is a step or settlement that wrote between its read and its write. */
 const MAX_FINISH_ROUNDS = 5;

@@ -109,6 +109,22 @@ describe('an order row written by a market step and by settlement at once', () =
     expect(await collections.orders.findOne({ _id: buy.order_hash })).toMatchObject({ settled_units: TWO, reserved_units: need(2n).toString() });
   });
 
+  test('when settlement\'s finish runs again after an attempt that wrote FILLED and died before publishing, then FILLED is announced', async () => {
+    const { collections, publisher, market, settlement, tradeId } = await setup();
+    const maker = await storeMaker(market, {
+      status: 'MATCHED', remaining_units: '0', filled_units: TWO, applied_seq: 7, reserved_units: TWO, fill_ids: [fillIdOf(tradeId(1), 'maker')],
+    });
+    await collections.fills.insertOne({ ...pendingFill(market, tradeId(1), 'maker', { at: new Date(), orderHash: maker }), settlement_status: 'CONFIRMED' });
+    await settlement.finishOrders({ tradeIds: [tradeId(1)], failed: false });
+    expect(await collections.orders.findOne({ _id: maker })).toMatchObject({ status: 'FILLED' });
+    publisher.events.length = 0; // the lost attempt's events never left
+
+    await settlement.finishOrders({ tradeIds: [tradeId(1)], failed: false }); // the activity's retry
+
+    const said = publisher.events.flatMap((e) => (e.channel === 'user' && e.payload.type === 'order' ? [e.payload.order.status] : []));
+    expect(said).toEqual(['FILLED']);
+  });
+
   test('when a MATCHED order\'s last fill confirms after an earlier fill of it failed for good, then it ends MATCH_FAILED', async () => {
     const { collections, publisher, market, settlement, tradeId } = await setup();
     const maker = await storeMaker(market, {
