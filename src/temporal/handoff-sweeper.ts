@@ -39,6 +39,13 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
   let running: Promise<unknown> = Promise.resolve();
   // An order not taken is sent again once it is 2 s old, then 4 s, 8 s, ... after the send before, at most every 30 s.
   const schedule = new ResendSchedule(olderThanMs, options.maxResendMs ?? 30_000);
+  /**
+   * Where the next pass goes on (the last marker of a full page), or undefined: from the oldest.
+   * Each pass reads one page after the one before, wrapping around, so that more than a page of
+   * markers that stay (a market stuck or far behind) cannot hide newer lost hand-offs of other
+   * markets: every marker is looked at within (markers / limit) passes.
+   */
+  let after: { at: Date; id: string } | undefined;
 
   /** Hands the given orders over again, per market. */
   async function resubmit(rows: { order_hash: string; chain_id: number; condition_id: string; market_key: string }[]): Promise<void> {
@@ -61,9 +68,15 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
    */
   async function sweepOnce(): Promise<number> {
     const cutoff = new Date(Date.now() - olderThanMs);
-    const markers = await c.handoffs.find({ created_at: { $lt: cutoff } }).sort({ created_at: 1 }).limit(limit).toArray();
+    const from = after;
+    const page = from
+      ? { created_at: { $lt: cutoff }, $or: [{ created_at: { $gt: from.at } }, { created_at: from.at, _id: { $gt: from.id } }] }
+      : { created_at: { $lt: cutoff } };
+    const markers = await c.handoffs.find(page).sort({ created_at: 1, _id: 1 }).limit(limit).toArray();
+    const last = markers[markers.length - 1];
+    after = markers.length === limit ? { at: last.created_at, id: last._id } : undefined;
     if (markers.length === 0) {
-      schedule.keepOnly(new Set());
+      if (!from) schedule.keepOnly(new Set());
       return 0;
     }
     const orders = await c.orders.find({ _id: { $in: markers.map((m) => m._id) } }, { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1, handoff: 1, status: 1 } }).toArray();
@@ -72,7 +85,7 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
     const lostHashes = new Set(pending.map((o) => o.order_hash));
     const now = Date.now();
     // Every marker is in this page: the schedule forgets the orders whose markers went.
-    if (markers.length < limit) schedule.keepOnly(lostHashes);
+    if (!from && markers.length < limit) schedule.keepOnly(lostHashes);
     const lost = pending.filter((o) => schedule.due(o.order_hash, now));
     for (const o of lost) schedule.sent(o.order_hash, now);
     const orphanCutoff = now - ORPHAN_MARKER_MS;

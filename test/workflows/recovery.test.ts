@@ -1,6 +1,7 @@
 import { ServiceError } from '@temporalio/client';
 import { marketDepthQuery, marketViewQuery, type MarketWorkflowInput } from '../../workflows/definitions';
 import { HANDOFF_HOLD_MS } from '../../workflows/market.workflow';
+import type { MarketMatcher } from '../../src/contracts/market-matcher';
 import type { OrderRecord } from '../../src/contracts/order-record';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { marketKeyOf, marketWorkflowId, settlementWorkflowId, type MarketRef } from '../../src/matching/market-ids';
@@ -142,6 +143,26 @@ describe('matching recovery', () => {
       // The other tests' sweeps see every marker of this database: this order must not stay lost.
       await h.collections.handoffs.deleteOne({ _id: order.order_hash });
       await h.collections.orders.deleteOne({ _id: order.order_hash });
+    }
+  });
+
+  test('when more markers stay than one pass reads (a market stuck), then a newer lost hand-off of another market is still handed over within a few passes', async () => {
+    const [stuck, other] = [newMarket(), newMarket()];
+    const old = Date.now() - 10_000;
+    const stuckOrders = await persist(db(), stuck, [0, 1, 2].map((i) => ({ wallet: wallet(), side: 'BUY' as const, price: 40, size: '1', createdAt: new Date(old + i) })));
+    const [lost] = await persist(db(), other, [{ wallet: wallet(), side: 'BUY', price: 40, size: '1', createdAt: new Date(Date.now() - 5_000) }]);
+    // A matcher that takes nothing: every marker stays, as a stuck market's do.
+    const submitted: string[] = [];
+    const matcher = { submit: (_market: MarketRef, hashes: string[]) => Promise.resolve(void submitted.push(...hashes)) } as unknown as MarketMatcher;
+    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000, limit: 2 });
+    try {
+      for (let pass = 0; pass < 10 && !submitted.includes(lost.order_hash); pass++) await sweeper.sweepOnce();
+      expect(submitted).toContain(lost.order_hash);
+    } finally {
+      await sweeper.stop();
+      const hashes = [...stuckOrders, lost].map((o) => o.order_hash);
+      await h.collections.handoffs.deleteMany({ _id: { $in: hashes } });
+      await h.collections.orders.deleteMany({ _id: { $in: hashes } });
     }
   });
 
