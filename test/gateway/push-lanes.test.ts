@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import type { RealtimeEvent } from '../../src/contracts/realtime-publisher';
 import { registerNode, type NodeRegistration } from '../../src/gateway/node-registry';
 import { createPushPublisher } from '../../src/gateway/push-publisher';
+import { PushLane, pushBodies } from '../../src/gateway/push-lanes';
+import { MAX_PUSH_BYTES } from '../../src/gateway/push-receiver';
 import { useTestDatabase } from '../helpers/test-database';
 import { logger } from './gateway-harness';
 
@@ -60,5 +62,22 @@ describe('realtime push lanes', () => {
     expect(slow.pushes).toEqual([[0], expected.slice(1)]);
     // The fast process had everything before the slow one answered its first push.
     expect(Math.max(...fast.answeredAt)).toBeLessThan(slow.answeredAt[0]);
+  });
+
+  it('when one publish is larger than a push may be, then it goes as several pushes within the bound, every event once, in order', async () => {
+    const bodies: string[] = [];
+    const lane = new PushLane(async (body) => void bodies.push(body), () => undefined, 2_000);
+    const events = Array.from({ length: 50 }, (_, n) => ({ ...event(n), payload: { n, pad: 'x'.repeat(100) } }) as unknown as RealtimeEvent);
+    await lane.deliver(events);
+    expect(bodies.length).toBeGreaterThan(1);
+    for (const body of bodies) expect(Buffer.byteLength(body)).toBeLessThanOrEqual(2_000);
+    const got = bodies.flatMap((b) => (JSON.parse(b) as { events: { payload: { n: number } }[] }).events.map((e) => e.payload.n));
+    expect(got).toEqual(Array.from({ length: 50 }, (_, n) => n));
+  });
+
+  it('when the events fit, then they go as one body, as JSON.stringify({events}) writes it', () => {
+    const events = [event(1), event(2)];
+    expect(pushBodies(events, MAX_PUSH_BYTES)).toEqual([JSON.stringify({ events })]);
+    expect(pushBodies([], MAX_PUSH_BYTES)).toEqual([JSON.stringify({ events: [] })]);
   });
 });
