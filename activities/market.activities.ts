@@ -41,13 +41,14 @@ const OPEN_STATUSES = ['OPEN', 'PARTIALLY_FILLED'];
 const MAX_REWRITE_ROUNDS = 5;
 
 /**
- * Units a stored order still holds back for `units` of it (resting, or matched and unsettled):
- * the engine's `reserveOf`, with the most fee a BUY can owe. (It left the fee out before stop 32:
- * after its first step a BUY's hold fell by its fee, and the wallet could place orders on money
- * the exchange would take in fees, whose settlement then failed.)
+ * Units a stored order still holds back: the engine's `reserveOf` (with the most fee a BUY can
+ * owe) of what rests plus what matched and is not settled yet (never below 0: a step may not have
+ * seen a settlement's units). Both writers of the row, the market's steps and settlement, use it.
+ * (It left the fee out before stop 32: after its first step a BUY's hold fell by its fee, and the
+ * wallet could place orders on money the exchange would take in fees, whose settlement then failed.)
  */
-export function reservedUnitsOf(o: Pick<StoredOrder, 'side' | 'price_ticks' | 'fee_rate_bps'>, units: bigint): bigint {
-  return reserveOf(o.side, o.price_ticks, units, Number(o.fee_rate_bps ?? 0));
+export function reservedUnitsOf(o: Pick<StoredOrder, 'side' | 'price_ticks' | 'fee_rate_bps'>, resting: bigint, unsettled: bigint): bigint {
+  return reserveOf(o.side, o.price_ticks, resting + (unsettled > 0n ? unsettled : 0n), Number(o.fee_rate_bps ?? 0));
 }
 
 /** Claims of a status version a change may lose (to dead writers' claims or a moved version) before it fails the attempt. */
@@ -246,7 +247,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     const orderOpOf = (o: BatchWrite['orders'][number], m: StoredOrder | undefined): mongo.AnyBulkWriteOperation<StoredOrder> => {
       const resting = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED' ? BigInt(o.remaining) : 0n;
       const unsettled = BigInt(o.filled) - BigInt(m?.settled_units ?? '0');
-      const reserved = m ? reservedUnitsOf(m, resting + (unsettled > 0n ? unsettled : 0n)).toString() : '0';
+      const reserved = m ? reservedUnitsOf(m, resting, unsettled).toString() : '0';
       const set: Partial<StoredOrder> = {
         status: o.status, remaining_units: o.remaining, remaining_size: shares(o.remaining), filled_units: o.filled,
         applied_seq: o.seq, engine_arrival: o.arrival, reserved_units: reserved, updated_at: at,
@@ -441,14 +442,16 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       if (round > MAX_STATUS_ROUNDS) throw new Error(`status change ${w.change_id} kept losing its version to other writers`);
       const version = Number(current.status_version ?? 0) + 1;
       const change_id = `${w.market.chain_id}:${w.market.condition_id}:v${version}`;
+      /** The market still at the version this round read. */
+      const asRead = { ...filter, status_version: current.status_version ?? { $exists: false } };
       const other = await claimStatusVersion(change_id, w, at);
       if (other) {
         // Void it only while the market is still below it (its writer may have applied it since the read).
-        const still = await c.markets.findOne({ ...filter, status_version: current.status_version ?? { $exists: false } }, { projection: { _id: 1 } });
+        const still = await c.markets.findOne(asRead, { projection: { _id: 1 } });
         if (still) await c.statusChanges.updateOne({ change_id, workflow_change_id: other.by ?? { $exists: false } }, { $set: { change_id: `${change_id}:void:${other.by ?? 'unknown'}`, voided_at: at } });
         continue;
       }
-      const applied = await c.markets.updateOne({ ...filter, status_version: current.status_version ?? { $exists: false } }, {
+      const applied = await c.markets.updateOne(asRead, {
         $set: { status: w.to_status, resolution_outcome: w.resolution_outcome, status_version: version, status_change_id: w.change_id, updated_at: at },
       });
       if (applied.matchedCount === 1) return;

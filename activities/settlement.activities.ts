@@ -462,7 +462,13 @@ export function createSettlementActivities({
       if (round > MAX_FINISH_ROUNDS) throw new Error(`finishing orders: ${orders.length} still overtaken after ${MAX_FINISH_ROUNDS} rounds`);
       // Read after the orders: a settlement that moved an order before this read had marked its fills first.
       const others = await afterSteps('settle.otherFills', () => otherFillsOf(orders, batchFills));
-      const finished = orders.map((o) => ({ before: o, after: finishedOrder(o, [...batchFills, ...others].filter((f) => f.order_hash === o.order_hash), failed, now) }));
+      const fillsOf = new Map<string, FillRecord[]>();
+      for (const f of [...batchFills, ...others]) {
+        const own = fillsOf.get(f.order_hash);
+        if (own) own.push(f);
+        else fillsOf.set(f.order_hash, [f]);
+      }
+      const finished = orders.map((o) => ({ before: o, after: finishedOrder(o, fillsOf.get(o.order_hash) ?? [], failed, now) }));
       const writes = finished.map(({ before, after }) => ({
         updateOne: {
           filter: { _id: before.order_hash, applied_seq: before.applied_seq, status: before.status, settled_units: before.settled_units ?? { $exists: false } },
@@ -538,7 +544,7 @@ function finishedOrder(o: StoredOrder, fills: FillRecord[], failed: boolean, now
   const settled = fills.filter((f) => FINAL.includes(f.settlement_status)).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
   const unsettled = BigInt(o.filled_units) - settled;
   const open = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED';
-  const reserved = reservedUnitsOf(o, (open ? BigInt(o.remaining_units) : 0n) + (unsettled > 0n ? unsettled : 0n));
+  const reserved = reservedUnitsOf(o, open ? BigInt(o.remaining_units) : 0n, unsettled);
   const anyFailed = fills.some((f) => f.settlement_status === 'FAILED');
   let status = o.status;
   if (o.status === 'MATCHED' && anyFailed) status = 'MATCH_FAILED';

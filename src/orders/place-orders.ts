@@ -267,7 +267,7 @@ async function persist(
     }
   }
   if (notPlaced.length > 0) {
-    await timed('place.duplicateHolds', () => Promise.all([settleUnplacedHolds(ctx, notPlaced), ctx.placementWrites.unmark(failed)]));
+    await timed('place.unplacedHolds', () => Promise.all([settleUnplacedHolds(ctx, notPlaced), ctx.placementWrites.unmark(failed)]));
   }
   return placed;
 }
