@@ -13,8 +13,9 @@ interface IERC1271 {
 ///         Polymarket's CTF exchange, written for this project). An off-chain matcher (the
 ///         operator) submits one taker order against one or more maker orders, with what each
 ///         order gives and gets; the contract checks every signature, nonce, expiry, counterparty
-///         restriction, remaining amount, signed price and the conservation of each leg, then
-///         moves collateral and outcome tokens.
+///         restriction, remaining amount, signed price and the conservation of each leg, and that
+///         the taker order was never the taker of an earlier match, then moves collateral and
+///         outcome tokens.
 /// @dev Every order of a match comes with a `Fill`: `making`, what it gives (collateral wei for a
 ///      BUY, outcome-token wei for a SELL) and `taking`, what it gets (tokens for a BUY, collateral
 ///      for a SELL). The contract computes neither; it checks them: the signed price holds exactly
@@ -42,6 +43,11 @@ contract Exchange {
 
     struct OrderStatus {
         bool isFilledOrCancelled;
+        // Settled as the taker of a match. The off-chain engine makes an order the taker of one
+        // match at most (on arrival), so a second one is a copy: a re-send while the first was
+        // still pending. `isFilledOrCancelled` alone does not refuse it: a BUY's remaining is in
+        // collateral at its limit, and one that bought below its limit has enough left for a copy.
+        bool matchedAsTaker;
         uint256 remaining; // maker-amount units left; 0 with !isFilledOrCancelled = never filled
     }
 
@@ -283,6 +289,10 @@ contract Exchange {
         require(makerOrders.length > 0 && makerOrders.length == makerFills.length, "Exchange: bad lengths");
         bytes32 takerHash = _validate(takerOrder);
         _checkPrice(takerOrder, takerFill);
+        OrderStatus storage takerStatus = _status[takerHash];
+        require(!takerStatus.matchedAsTaker, "Exchange: taker already matched");
+        // Same storage slot as `isFilledOrCancelled`, which a fill of the whole order writes anyway.
+        takerStatus.matchedAsTaker = true;
         _consume(takerHash, takerOrder, takerFill.making);
         bool takerBuys = takerOrder.side == BUY;
         // Take the taker's side up front; the legs must use exactly this much.

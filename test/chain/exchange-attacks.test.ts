@@ -42,6 +42,20 @@ describe('matchOrders refuses', () => {
     await expectRevert(fx.match(again, [maker], BUY_10, [SELL_10]), 'Exchange: order filled or cancelled');
   });
 
+  it('when a match is sent again whose BUY taker bought below its limit (collateral left for a copy), then "taker already matched"', async () => {
+    const [alice, bob] = fx.traders;
+    // BUY 5 @0.60 signs 3 collateral; 5 shares at the maker's 0.25 cost 1.25, leaving 1.75 on chain.
+    const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '5' });
+    const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.25', size: '10' });
+    const fills = [orderFillFor('BUY', 5n * E18, 25), [orderFillFor('SELL', 5n * E18, 25)]] as const;
+    const before = await fx.balances(alice.address);
+    await fx.match(taker, [maker], ...fills);
+    // The copy fits both orders' remaining amounts: only the taker's record refuses it.
+    await expectRevert(fx.match(taker, [maker], ...fills), 'Exchange: taker already matched');
+    const after = await fx.balances(alice.address);
+    expect(after.yes - before.yes).toBe(5n * E18);
+  });
+
   it('when a maker or the taker is filled beyond its size, at once or over two matches, then "fill exceeds remaining"', async () => {
     const [alice] = fx.traders;
     const { maker } = pair();

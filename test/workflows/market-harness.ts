@@ -180,8 +180,8 @@ export class FakeChain implements SettlementChain {
     this.sent.push({ batchId: batch.batchId, attempt: batch.attempt, trades: batch.trades.length });
     if (this.failAlways || batch.attempt <= this.failFirst) return Promise.reject(new SettlementChainError('nonce too low', true));
     const taker = batch.trades[0].taker.order.order_hash;
-    // The exchange refuses to fill an order beyond its size: a second match of a taker reverts.
-    if (this.matchedTakers.has(taker)) return Promise.reject(new SettlementChainError('matchOrders reverted: Exchange: order filled or cancelled', false));
+    // The exchange records every taker it settled: a second match of a taker reverts.
+    if (this.matchedTakers.has(taker)) return Promise.reject(new SettlementChainError('matchOrders reverted: Exchange: taker already matched', false));
     const txHash = fakeHash(`${batch.batchId}:${batch.attempt}`);
     this.matchedTakers.set(taker, txHash);
     if (this.loseAnswers > 0) {
@@ -203,7 +203,7 @@ export class FakeChain implements SettlementChain {
       if (options.together && this.settledByEarlier.has(taker)) {
         this.settledByEarlier.delete(taker);
         this.matchedTakers.set(taker, fakeHash(`earlier:${batch.batchId}`));
-        this.refusedInside.set(taker, 'Exchange: order filled or cancelled');
+        this.refusedInside.set(taker, 'Exchange: taker already matched');
         this.sent.push({ batchId: batch.batchId, attempt: batch.attempt, trades: batch.trades.length });
         out.push(fakeHash(`${batch.batchId}:${batch.attempt}`, refusedHashPrefix));
         continue;

@@ -156,7 +156,7 @@ describe('settlement and on-chain cancel workflows', () => {
     expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
   });
 
-  test('when a send is refused as filled because an earlier transaction of the same match settled it (a copy sent while the first was pending), then the group takes that transaction: CONFIRMED, not FAILED', async () => {
+  test('when a send is refused as "taker already matched" because an earlier transaction of the same match settled it (a copy sent while the first was pending), then the group takes that transaction: CONFIRMED, not FAILED', async () => {
     const { taker, settlementId } = await matchOne((orders) => h.chain.settledByEarlier.add(orders.taker.order_hash));
     const started = await startedSettlement(settlementId);
     expect(await started.result()).toMatchObject({ status: 'CONFIRMED', attempts: 1 });
@@ -186,7 +186,7 @@ describe('settlement and on-chain cancel workflows', () => {
     const result = await (await startedSettlement(settlementId)).result();
     expect(result).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
     // One send reached the chain; the second attempt asked the chain instead of sending again
-    // (a second send would have reverted "order filled or cancelled" and failed the fills).
+    // (a second send would have reverted "taker already matched" and failed the fills).
     expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1]);
     const txHash = h.chain.matchedTakers.get(taker.order_hash);
     expect(await h.collections.fills.find({ order_hash: taker.order_hash }).toArray()).toEqual([expect.objectContaining({ settlement_status: 'CONFIRMED', tx_hash: txHash })]);
