@@ -106,9 +106,10 @@ export function createSettlementActivities({
   };
 
   /**
-   * `unknown`: nothing was sent because the chain could not say whether an earlier send of the
-   * group settled; the workflow does not count such a round as a send (a group must not end FAILED
-   * while its match may be on chain).
+   * `unknown`: the chain could not say whether the group's match is on its way: nothing was sent
+   * because an earlier send's outcome could not be learned, or this send lost its answer and the
+   * node could not be asked for its transaction. The workflow does not count such a round as a
+   * send (a group must not end FAILED while its match may be on chain).
    */
   type SendOutcome = { ok: true; txHash: string } | { ok: false; transient: boolean; message: string; unknown?: true };
 
@@ -142,7 +143,8 @@ export function createSettlementActivities({
     // The first line: a node's full error repeats the calldata (kilobytes per group in a batch's result).
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 500);
     logger.warn({ err: message, batchId, attempt }, 'settlement send failed');
-    return { ok: false, transient, message };
+    // A send that lost its answer and could not be looked up may be on its way: not a counted send.
+    return error instanceof SettlementChainError && error.unknown ? { ok: false, transient: true, message, unknown: true } : { ok: false, transient, message };
   }
 
   /**

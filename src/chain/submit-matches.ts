@@ -16,6 +16,7 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { chainCall } from './chain-errors';
 import type { ChainContext } from './chain-context';
 import { exchangeAbi } from './generated';
+import { answerLost, lookUpLostSend } from './lost-send-answer';
 import { isNonceRefusal } from './operator-sender';
 import { checkedMatch, type MatchSubmission } from './submit-match';
 
@@ -89,10 +90,14 @@ export async function sendTogether(ctx: ChainContext, txs: { data: Hex; gas: big
       // Issued in the same tick: one JSON-RPC batch, taken by the node in nonce order.
       const sent = await Promise.allSettled(signed.map((serializedTransaction) => chainCall('matchOrders', () => ctx.publicClient.sendRawTransaction({ serializedTransaction }))));
       sent.forEach((s, k) => {
-        outcomes[batch[k].i] = s.status === 'fulfilled' ? s.value : asError(s.reason);
         // Another process sent from the account meanwhile: refused unsent, so safe to sign again.
         if (s.status === 'rejected' && isNonceRefusal(s.reason)) refused.push(batch[k]);
       });
+      await Promise.all(sent.map(async (s, k) => {
+        // A send without an answer may have been taken: the node is asked for its signed hash.
+        outcomes[batch[k].i] = s.status === 'fulfilled' ? s.value
+          : answerLost(s.reason) ? await lookUpLostSend(ctx, signed[k], asError(s.reason)) : asError(s.reason);
+      }));
       // The block of nonces counts as used only when every transaction was taken.
       return sent.every((s) => s.status === 'fulfilled');
     });

@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import { ChainRevertError, matchSubmissionFromTrades, type ChainPort, type MatchSubmission } from '../chain';
+import { SendOutcomeUnknownError } from '../chain/lost-send-answer';
 import { signedOrderOfRecord } from '../contracts/signed-order-of-record';
 import { isAppError } from '../errors';
 import { SettlementChainError, type SettlementBatch, type SettlementChain, type ReceiptState } from './settlement-chain';
@@ -101,6 +102,7 @@ export function matchSubmissionOf(batch: SettlementBatch): MatchSubmission {
 function asSettlementError(error: unknown): SettlementChainError {
   if (error instanceof SettlementChainError) return error;
   if (error instanceof ChainRevertError) return new SettlementChainError(error.message, false, { cause: error });
+  if (error instanceof SendOutcomeUnknownError) return new SettlementChainError(error.message, true, { cause: error, unknown: true });
   const message = error instanceof Error ? error.message : String(error);
   const transient = !isAppError(error) || error.retryable;
   return new SettlementChainError(message, transient, { cause: error });

@@ -75,11 +75,17 @@ export interface SettlementChain {
 
 export class SettlementChainError extends Error {
   readonly transient: boolean;
+  /**
+   * Whether the match may be on its way to the chain: a send whose answer was lost and which the
+   * node could not be asked about. Transient, and not counted as a send (like a lookup that failed).
+   */
+  readonly unknown: boolean;
 
-  constructor(message: string, transient: boolean, options?: { cause?: unknown }) {
+  constructor(message: string, transient: boolean, options?: { cause?: unknown; unknown?: boolean }) {
     super(message, options);
     this.name = 'SettlementChainError';
-    this.transient = transient;
+    this.transient = transient || options?.unknown === true;
+    this.unknown = options?.unknown === true;
   }
 }
 

@@ -152,6 +152,8 @@ export class FakeChain implements SettlementChain {
   failFirst = 0;
   /** Sends the chain takes whose answer is then lost (the caller sees a transient error). */
   loseAnswers = 0;
+  /** Sends the chain takes whose answer is then lost, and which the node cannot be asked about (an unknown outcome). */
+  loseAnswersUnasked = 0;
   /** Taker order hash -> tx hash of the match that took it (a taker is matched once, as on chain). */
   readonly matchedTakers = new Map<string, string>();
   failAlways = false;
@@ -187,6 +189,10 @@ export class FakeChain implements SettlementChain {
     if (this.loseAnswers > 0) {
       this.loseAnswers -= 1;
       return Promise.reject(new SettlementChainError('socket hang up', true));
+    }
+    if (this.loseAnswersUnasked > 0) {
+      this.loseAnswersUnasked -= 1;
+      return Promise.reject(new SettlementChainError(`Chain node lost the answer to transaction ${txHash} and could not say whether it took it`, true, { unknown: true }));
     }
     return Promise.resolve(txHash);
   }

@@ -193,6 +193,21 @@ describe('settlement and on-chain cancel workflows', () => {
     expect((await order(taker.order_hash))?.status).toBe('FILLED');
   });
 
+  test('when the last counted send is taken but loses its answer and the node cannot be asked about it, then that round is not counted: the next round finds the mined match, CONFIRMED (not FAILED with its transaction on chain)', async () => {
+    h.chain.failFirst = MAX_SETTLEMENT_ATTEMPTS - 1; // sends 1-4 refused unsent ("nonce too low")
+    h.chain.loseAnswersUnasked = 1; // send 5 is taken; its answer and the lookup of its hash are lost
+    try {
+      const { taker, settlementId } = await matchOne();
+      const result = await (await startedSettlement(settlementId)).result();
+      expect(result).toMatchObject({ status: 'CONFIRMED', attempts: MAX_SETTLEMENT_ATTEMPTS + 1 });
+      const txHash = h.chain.matchedTakers.get(taker.order_hash);
+      expect(await h.collections.fills.find({ order_hash: taker.order_hash }).toArray()).toEqual([expect.objectContaining({ settlement_status: 'CONFIRMED', tx_hash: txHash })]);
+      expect((await order(taker.order_hash))?.status).toBe('FILLED');
+    } finally {
+      h.chain.failFirst = 0;
+    }
+  });
+
   test('when the chain took a match, its answer was lost and the chain then does not answer for more rounds than the sends allowed, then those rounds are not counted: the group finds its mined match, CONFIRMED', async () => {
     h.chain.loseAnswers = 1;
     h.chain.failMatchLookups = MAX_SETTLEMENT_ATTEMPTS; // rounds 2-6 cannot ask; round 7 can
