@@ -17,7 +17,7 @@ import { findByIds, isDuplicateKey, type FillRecord, type MatchingCollections, t
 import { LoadedOrders } from '../src/matching/loaded-orders';
 import { batchesOfPendingTakerFills, type PendingSettlementsPage } from '../src/matching/pending-settlements';
 import { fillIdOf, marketKeyOf, settlementBatchIdOf, type MarketRef } from '../src/matching/market-ids';
-import { decisionOf, fitsBatch, normalBatch, sameDecision, type StepDecision } from '../src/matching/step-journal';
+import { decisionOf, fitsBatch, normalBatch, sameDecision, stepNumberOf, type StepDecision } from '../src/matching/step-journal';
 import {
   placeableRowOf, type BatchWrite, type EngineCounters, type MarketInfo, type MarketStatus, type OrderLookup, type PlaceableOrder, type PlaceableRow,
   type PlacementLoad, type RestingOrderRow, type RestingPage, type StatusWrite, type StepInputs, type StepOutcome, type TradeLegWrite,
@@ -64,6 +64,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
    */
   async function loadMarketState(market: MarketRef, run?: { runId: string }): Promise<{ info: MarketInfo; counters: EngineCounters | null; lastPrice: number | null }> {
     const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
+    if (run) await finishEarlierRuns(market, run.runId);
     const dropped = run ? c.steps.deleteMany({ market_key: marketKeyOf(market), run_id: { $ne: run.runId } }) : undefined;
     const [doc, state, ticker] = await Promise.all([c.markets.findOne(filter), c.bookStates.findOne(filter), c.tickers.findOne(filter), dropped]);
     const info: MarketInfo = doc
@@ -78,6 +79,30 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       : null;
     const lastPrice = typeof ticker?.last_price === 'string' ? Math.round(Number(ticker.last_price) * 100) : null;
     return { info, counters, lastPrice };
+  }
+
+  /**
+   * Writes the last placement step of each earlier run of the market again, from its claim
+   * (src/matching/step-journal.ts, `write_json`). A run terminated while that step's write was
+   * failing left it half-written: a maker whose row was not written yet would rest again with its
+   * old size and match a second time, a taker still `handoff: PENDING` would be handed over again.
+   * Every write of a step is guarded, so a finished step (the usual case: the run continued as
+   * new) writes nothing and publishes nothing.
+   */
+  async function finishEarlierRuns(market: MarketRef, runId: string): Promise<void> {
+    const claims = await c.steps.find({ market_key: marketKeyOf(market), run_id: { $ne: runId } }, { projection: { _id: 1, run_id: 1, created_at: 1 } }).toArray();
+    const lastOfRun = new Map<string, { _id: string; created_at: Date }>();
+    for (const claim of claims) {
+      const last = lastOfRun.get(claim.run_id);
+      if (!last || stepNumberOf(claim._id) > stepNumberOf(last._id)) lastOfRun.set(claim.run_id, claim);
+    }
+    const lasts = [...lastOfRun.values()].sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+    for (const { _id } of lasts) {
+      const write = (await c.steps.findOne({ _id }))?.write_json;
+      if (!write) continue;
+      const wrote = await writeStep(JSON.parse(write) as BatchWrite, { again: true });
+      if (wrote.again) logger.warn({ market, step: _id }, 'an earlier run left its last step half-written: written in full before the book is rebuilt');
+    }
   }
 
   /** Resting orders of a market in arrival order, a page at a time (each page well under 2 MB). */
@@ -180,7 +205,11 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     }
   }
 
-  async function writeStep(batch: BatchWrite): Promise<StepOutcome> {
+  /**
+   * `again`: the step of an earlier run written once more (finishEarlierRuns); its events go out
+   * only when it wrote a fill or an order that was missing, and the answer says whether it did.
+   */
+  async function writeStep(batch: BatchWrite, options: { again?: boolean } = {}): Promise<StepOutcome & { again?: boolean }> {
     const at = new Date(batch.at);
     const { market, decimals } = batch;
     const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
@@ -206,7 +235,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     const kept = loaded.take(marketKey, touched.filter((h) => placedHere.has(h)));
     kept.missing.push(...touched.filter((h) => !placedHere.has(h)));
     const [claimed, , others] = await Promise.all([
-      batch.step ? claimStep(market, marketKey, batch.at, batch.step) : true, countersWritten, timed('step.known', () => findByIds(c.orders, kept.missing)),
+      batch.step ? claimStep(market, marketKey, batch, batch.step) : true, countersWritten, timed('step.known', () => findByIds(c.orders, kept.missing)),
     ]);
     if (!claimed) return { diverged: true };
     // 4. The market's rows, beside 1-3 (writeMarketRows); awaited before the market's events.
@@ -216,6 +245,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     const meta = new Map(known.map((o) => [o.order_hash, o]));
     const fillIdsByOrder = new Map<string, string[]>();
     const fills: FillRecord[] = [];
+    let newFills = 0;
     if (batch.trades.length > 0) {
       // The settlement workflow carrying the step's trades is `settlement-{settlement_batch}` (operators look it up by fill).
       const settlementBatch = batch.settlementBatch ?? settlementBatchIdOf(marketKey, batch.trades[0].tradeId);
@@ -237,7 +267,11 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
           });
         }
       }
-      await timed('step.fills', async () => reportDivergence(market, fills, await insertNew(c.fills, fills)));
+      await timed('step.fills', async () => {
+        const existing = await insertNew(c.fills, fills);
+        newFills = fills.length - existing.length;
+        await reportDivergence(market, fills, existing);
+      });
     }
 
     // 2. Orders, each guarded by the engine seq that produced its state, and by the settled units
@@ -272,11 +306,15 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       if (m?.handoff === 'PENDING' && m.status === 'OPEN') after.set(d.hash, { ...m, ...set });
       orderOps.push({ updateOne: { filter: { _id: d.hash, handoff: 'PENDING', status: 'OPEN' }, update: { $set: set } } });
     }
-    const matched = await timed('step.orders', () => bulk(c.orders, orderOps));
-    if (matched < orderOps.length && batch.orders.length > 0) await timed('step.ordersAgain', () => rewriteOvertaken(batch.orders, orderOpOf));
+    let matched = await timed('step.orders', () => bulk(c.orders, orderOps));
+    if (matched < orderOps.length && batch.orders.length > 0) matched += await timed('step.ordersAgain', () => rewriteOvertaken(batch.orders, orderOpOf));
     // The orders this step took are handed over for good: their markers go now, so the hand-off
     // sweeper reads only lost hand-offs (it otherwise read every order once, 2 s after placing).
     const markersDone = placedHere.size > 0 ? timed('step.markers', () => c.handoffs.deleteMany({ _id: { $in: [...placedHere] } })) : undefined;
+    if (options.again && newFills === 0 && matched === 0) {
+      await Promise.all([marketRows, markersDone]);
+      return {};
+    }
 
     // 3. The traders' events as soon as their orders and fills are written (the matched event is
     //    what a trader waits for), whether or not the market rows are written yet.
@@ -315,26 +353,29 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       if (deliveries.get(marketKey) === delivered) deliveries.delete(marketKey);
     });
     await Promise.all([previous, markersDone]);
-    return {};
+    return options.again ? { again: true } : {};
   }
 
   /**
    * A step's order writes that missed their guard: ones a retried step had written already
    * (`applied_seq` at or past theirs) are done; the others met a settlement that wrote the
    * order's settled units after the step read it, and are computed again from the row as it is.
+   * Answers how many it wrote.
    */
   async function rewriteOvertaken(
     orders: BatchWrite['orders'],
     orderOpOf: (o: BatchWrite['orders'][number], m: StoredOrder | undefined) => mongo.AnyBulkWriteOperation<StoredOrder>,
-  ): Promise<void> {
+  ): Promise<number> {
     let left = orders;
+    let rewritten = 0;
     for (let round = 1; left.length > 0; round++) {
       const rows = new Map((await findByIds(c.orders, left.map((o) => o.hash))).map((row) => [row.order_hash, row]));
       left = left.filter((o) => rows.has(o.hash) && rows.get(o.hash)!.applied_seq < o.seq);
-      if (left.length === 0) return;
+      if (left.length === 0) break;
       if (round > MAX_REWRITE_ROUNDS) throw new Error(`step write: ${left.length} orders still overtaken after ${MAX_REWRITE_ROUNDS} rounds`);
-      await bulk(c.orders, left.map((o) => orderOpOf(o, rows.get(o.hash))));
+      rewritten += await bulk(c.orders, left.map((o) => orderOpOf(o, rows.get(o.hash))));
     }
+    return rewritten;
   }
 
   /**
@@ -380,15 +421,16 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
    * False: another attempt claimed it over other inputs (it raced this one, both alive), and this
    * one must not write; the workflow task runs again and its load finds that claim.
    */
-  async function claimStep(market: MarketRef, marketKey: string, at: number, step: StepInputs): Promise<boolean> {
-    const decision = decisionOf(marketKey, at, step, new Date());
+  async function claimStep(market: MarketRef, marketKey: string, batch: BatchWrite, step: StepInputs): Promise<boolean> {
+    const decision = decisionOf(marketKey, batch.at, step, new Date());
     try {
-      await c.steps.insertOne(decision);
+      // With the step's whole write, for the next run to finish it if this run is cut short for good.
+      await c.steps.insertOne({ ...decision, write_json: JSON.stringify({ ...batch, step: undefined }) });
       return true;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
-    const claim = await c.steps.findOne({ _id: decision._id });
+    const claim = await c.steps.findOne({ _id: decision._id }, { projection: { write_json: 0 } });
     if (claim && sameDecision(claim, decision)) return true;
     logger.error({ market, step: decision._id }, 'a placement step was claimed by another attempt with other inputs: its workflow task runs again');
     return false;

@@ -28,6 +28,13 @@ export interface StepDecision {
   digest: string;
   /** Positions (in those hashes) of the orders the step's load found placeable. */
   placeable: number[];
+  /**
+   * The step's whole write (its `BatchWrite` as JSON, without `step`). A run's steps are written
+   * one after the other, so only a run's last step can be left half-written, by a run terminated
+   * while that write was failing; the next run's start writes it again (every write is guarded:
+   * a finished step writes nothing) before it rebuilds the book from the order rows.
+   */
+  write_json?: string;
   created_at: Date;
 }
 
@@ -51,6 +58,11 @@ export function decisionOf(marketKey: string, at: number, step: StepInputs, now:
 
 export function sameDecision(a: StepDecision, b: StepDecision): boolean {
   return a.at === b.at && a.count === b.count && a.digest === b.digest && a.placeable.join(',') === b.placeable.join(',');
+}
+
+/** The step number of a claim id (`{run id}:{n}`). */
+export function stepNumberOf(id: string): number {
+  return Number(id.slice(id.lastIndexOf(':') + 1));
 }
 
 /** The recorded decision applies to a batch that starts with the hashes it took. */
