@@ -64,7 +64,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
    */
   async function loadMarketState(market: MarketRef, run?: { runId: string }): Promise<{ info: MarketInfo; counters: EngineCounters | null; lastPrice: number | null }> {
     const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
-    if (run) await finishEarlierRuns(market, run.runId);
+    if (run) await finishEarlierRun(market, run.runId);
     const dropped = run ? c.steps.deleteMany({ market_key: marketKeyOf(market), run_id: { $ne: run.runId } }) : undefined;
     const [doc, state, ticker] = await Promise.all([c.markets.findOne(filter), c.bookStates.findOne(filter), c.tickers.findOne(filter), dropped]);
     const info: MarketInfo = doc
@@ -82,27 +82,18 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
   }
 
   /**
-   * Writes the last placement step of each earlier run of the market again, from its claim
-   * (src/matching/step-journal.ts, `write_json`). A run terminated while that step's write was
+   * Writes the market's last placement step again when an earlier run wrote it
+   * (src/matching/step-journal.ts, `LastStepWrite`). A run terminated while that step's write was
    * failing left it half-written: a maker whose row was not written yet would rest again with its
    * old size and match a second time, a taker still `handoff: PENDING` would be handed over again.
    * Every write of a step is guarded, so a finished step (the usual case: the run continued as
    * new) writes nothing and publishes nothing.
    */
-  async function finishEarlierRuns(market: MarketRef, runId: string): Promise<void> {
-    const claims = await c.steps.find({ market_key: marketKeyOf(market), run_id: { $ne: runId } }, { projection: { _id: 1, run_id: 1, created_at: 1 } }).toArray();
-    const lastOfRun = new Map<string, { _id: string; created_at: Date }>();
-    for (const claim of claims) {
-      const last = lastOfRun.get(claim.run_id);
-      if (!last || stepNumberOf(claim._id) > stepNumberOf(last._id)) lastOfRun.set(claim.run_id, claim);
-    }
-    const lasts = [...lastOfRun.values()].sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
-    for (const { _id } of lasts) {
-      const write = (await c.steps.findOne({ _id }))?.write_json;
-      if (!write) continue;
-      const wrote = await writeStep(JSON.parse(write) as BatchWrite, { again: true });
-      if (wrote.again) logger.warn({ market, step: _id }, 'an earlier run left its last step half-written: written in full before the book is rebuilt');
-    }
+  async function finishEarlierRun(market: MarketRef, runId: string): Promise<void> {
+    const last = await c.lastSteps.findOne({ _id: marketKeyOf(market) });
+    if (!last || last.run_id === runId) return;
+    const wrote = await writeStep(JSON.parse(last.write_json) as BatchWrite, { again: true });
+    if (wrote.again) logger.warn({ market, step: last.step }, 'an earlier run left its last step half-written: written in full before the book is rebuilt');
   }
 
   /** Resting orders of a market in arrival order, a page at a time (each page well under 2 MB). */
@@ -235,7 +226,8 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     const kept = loaded.take(marketKey, touched.filter((h) => placedHere.has(h)));
     kept.missing.push(...touched.filter((h) => !placedHere.has(h)));
     const [claimed, , others] = await Promise.all([
-      batch.step ? claimStep(market, marketKey, batch, batch.step) : true, countersWritten, timed('step.known', () => findByIds(c.orders, kept.missing)),
+      batch.step ? claimStep(market, marketKey, batch.at, batch.step) : true, countersWritten, timed('step.known', () => findByIds(c.orders, kept.missing)),
+      batch.step ? timed('step.keepWrite', () => keepLastStep(marketKey, batch, batch.step!)) : undefined,
     ]);
     if (!claimed) return { diverged: true };
     // 4. The market's rows, beside 1-3 (writeMarketRows); awaited before the market's events.
@@ -421,19 +413,31 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
    * False: another attempt claimed it over other inputs (it raced this one, both alive), and this
    * one must not write; the workflow task runs again and its load finds that claim.
    */
-  async function claimStep(market: MarketRef, marketKey: string, batch: BatchWrite, step: StepInputs): Promise<boolean> {
-    const decision = decisionOf(marketKey, batch.at, step, new Date());
+  async function claimStep(market: MarketRef, marketKey: string, at: number, step: StepInputs): Promise<boolean> {
+    const decision = decisionOf(marketKey, at, step, new Date());
     try {
-      // With the step's whole write, for the next run to finish it if this run is cut short for good.
-      await c.steps.insertOne({ ...decision, write_json: JSON.stringify({ ...batch, step: undefined }) });
+      await c.steps.insertOne(decision);
       return true;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
-    const claim = await c.steps.findOne({ _id: decision._id }, { projection: { write_json: 0 } });
+    const claim = await c.steps.findOne({ _id: decision._id });
     if (claim && sameDecision(claim, decision)) return true;
     logger.error({ market, step: decision._id }, 'a placement step was claimed by another attempt with other inputs: its workflow task runs again');
     return false;
+  }
+
+  /**
+   * Keeps a placement step's whole write as the market's last, before anything of it is written,
+   * for the next run to finish it if this run is cut short for good (finishEarlierRun). A stale
+   * attempt of an earlier step of the run replaces nothing (its upsert meets the row's key).
+   */
+  async function keepLastStep(marketKey: string, batch: BatchWrite, step: StepInputs): Promise<void> {
+    const n = stepNumberOf(step.id);
+    const row = { step: step.id, run_id: step.runId, n, write_json: JSON.stringify({ ...batch, step: undefined }), updated_at: new Date() };
+    await c.lastSteps.updateOne({ _id: marketKey, $or: [{ run_id: { $ne: step.runId } }, { n: { $lte: n } }] }, { $set: row }, { upsert: true }).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
+    });
   }
 
   /**

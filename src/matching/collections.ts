@@ -12,7 +12,7 @@ type WithId<T extends Document> = mongo.WithId<T>;
 import type { OrderRecord } from '../contracts/order-record';
 import { secondaryIndexesUsed } from '../db/index-policy';
 import { handoffMarkers, type HandoffMarker } from './handoff-markers';
-import type { StepDecision } from './step-journal';
+import type { LastStepWrite, StepDecision } from './step-journal';
 
 /** Columns the matching layer adds to the order record (not part of the public shape). */
 export interface OrderMatchingFields {
@@ -78,6 +78,8 @@ export interface MatchingCollections {
   handoffs: Collection<HandoffMarker>;
   /** What each placement step decided over, claimed before its writes (src/matching/step-journal.ts). */
   steps: Collection<StepDecision>;
+  /** Per market, its last placement step's whole write (src/matching/step-journal.ts). */
+  lastSteps: Collection<LastStepWrite>;
   /** The store reads its secondary indexes (src/db/index-policy.ts): else only unique ones are made. */
   secondaryIndexes: boolean;
 }
@@ -96,6 +98,7 @@ export function matchingCollections(connection: Connection): MatchingCollections
     statusChanges: db.collection('market_status_changes'),
     handoffs: handoffMarkers(db),
     steps: db.collection<StepDecision>('market_steps'),
+    lastSteps: db.collection<LastStepWrite>('market_last_steps'),
     secondaryIndexes: secondaryIndexesUsed(connection),
   };
 }

@@ -28,14 +28,28 @@ export interface StepDecision {
   digest: string;
   /** Positions (in those hashes) of the orders the step's load found placeable. */
   placeable: number[];
-  /**
-   * The step's whole write (its `BatchWrite` as JSON, without `step`). A run's steps are written
-   * one after the other, so only a run's last step can be left half-written, by a run terminated
-   * while that write was failing; the next run's start writes it again (every write is guarded:
-   * a finished step writes nothing) before it rebuilds the book from the order rows.
-   */
-  write_json?: string;
   created_at: Date;
+}
+
+/**
+ * The last placement step's whole write, one row per market (collection `market_last_steps`,
+ * `_id` = market key), replaced before each placement step writes anything. A run's steps are
+ * written one after the other, so only a run's last step can be left half-written, by a run
+ * terminated while that write was failing; the next run's start writes it again (every write is
+ * guarded: a finished step writes nothing) before it rebuilds the book from the order rows. One
+ * row replaced, not a copy in every claim: a run's start deletes its predecessor's claims in one
+ * command, and with every step's write in them that was megabytes at once.
+ */
+export interface LastStepWrite {
+  _id: string;
+  /** The claim id of the step (`{run id}:{n}`). */
+  step: string;
+  run_id: string;
+  /** The step's number in its run: a stale attempt of an earlier step never replaces a later one. */
+  n: number;
+  /** The step's `BatchWrite` as JSON, without `step`. */
+  write_json: string;
+  updated_at: Date;
 }
 
 export function stepDigest(hashes: string[]): string {

@@ -159,6 +159,9 @@ describe('placement step claims', () => {
     const old = setup();
     expect(await old.activities.applyMatchBatch(rest)).toEqual({});
     expect(await old.activities.applyMatchBatch(take)).toEqual({});
+    // A stale attempt of step 1 still running does not replace step 2 as the market's last.
+    expect(await old.activities.applyMatchBatch(rest)).toEqual({});
+    expect(await old.collections.lastSteps.findOne({ _id: marketKeyOf(market) })).toMatchObject({ step: 'old:2', run_id: 'old', n: 2 });
     const before = await old.collections.orders.findOne({ _id: maker.order_hash });
     const next = setup();
     await next.activities.loadMarketState(market, { runId: 'new' });
