@@ -15,7 +15,8 @@ export interface PushPublisherOptions {
 /**
  * Pushes each batch to every live API process, each through its own ordered lane (push-lanes.ts),
  * and resolves once each has answered (or failed: a process that cannot be reached is logged and
- * skipped; its book subscribers see a seq gap and resnapshot, REST stays the truth). Batches reach
+ * skipped until its next heartbeat; its book subscribers see a seq gap and resnapshot, REST stays
+ * the truth). Batches reach
  * every process in the order `publish` was called, awaited or not, which keeps each market's and
  * each order's order.
  */
@@ -24,6 +25,25 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
   const timeoutMs = options.timeoutMs ?? 2_000;
   let cached: { at: number; nodes: RealtimeNode[] } | undefined;
   let loading: Promise<RealtimeNode[]> | undefined;
+  /**
+   * Per lane, the heartbeat its node had when a push to it failed: the node is left out until it
+   * beats again (HEARTBEAT_MS). A market step waits for the previous step's delivery to every node,
+   * so a node that does not answer held every market for the push timeout at each step; now it
+   * costs one timeout per heartbeat. Both times are the node's own clock, never compared with ours.
+   */
+  const failedAtBeat = new Map<string, number>();
+  /** Per lane, its node's heartbeat as the registry last said (a lane outlives registry reads). */
+  const lastBeat = new Map<string, number>();
+  const keyOf = (node: RealtimeNode) => `${node._id}|${node.url}`;
+  /** Whether the node is reached: not failed since its last heartbeat. */
+  const reachable = (node: RealtimeNode): boolean => {
+    lastBeat.set(keyOf(node), node.heartbeat_at.getTime());
+    const beat = failedAtBeat.get(keyOf(node));
+    if (beat === undefined) return true;
+    if (beat === node.heartbeat_at.getTime()) return false;
+    failedAtBeat.delete(keyOf(node));
+    return true;
+  };
 
   async function nodes(): Promise<RealtimeNode[]> {
     if (cached && Date.now() - cached.at < ttl) return cached.nodes;
@@ -39,23 +59,30 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
   }
 
   async function push(node: RealtimeNode, body: string): Promise<void> {
+    // Queued in its lane before the node failed: dropped too (its sockets resync from REST).
+    if (failedAtBeat.has(keyOf(node))) return;
+    let status: number;
     try {
-      const res = await fetch(`${node.url}${PUSH_PATH}`, {
+      status = (await fetch(`${node.url}${PUSH_PATH}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${node.secret}` },
         body,
         signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (res.status !== 204) throw new Error(`push answered ${res.status}`);
+      })).status;
     } catch (error) {
-      logger?.warn({ err: error, node: node._id, url: node.url }, 'realtime push to an API process failed');
+      // No answer (gone, unreachable, or past the timeout): left out until it beats again.
+      logger?.warn({ err: error, node: node._id, url: node.url }, 'realtime push to an API process got no answer: left out until its next heartbeat');
+      failedAtBeat.set(keyOf(node), lastBeat.get(keyOf(node)) ?? node.heartbeat_at.getTime());
       cached = undefined; // the process may be gone: re-read the registry next time
+      return;
     }
+    // An answer, however unwelcome, took no timeout: the node stays in (this push is lost).
+    if (status !== 204) logger?.warn({ status, node: node._id, url: node.url }, 'realtime push to an API process was refused');
   }
 
   const lanes = new Map<string, PushLane>();
   const laneOf = (node: RealtimeNode): PushLane => {
-    const key = `${node._id}|${node.url}`;
+    const key = keyOf(node);
     let lane = lanes.get(key);
     if (!lane) {
       lane = new PushLane((body) => push(node, body), () => lanes.delete(key));
@@ -71,7 +98,7 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
       if (events.length === 0) return Promise.resolve();
       const queued = dispatched.then(async () => {
         const list = await nodes();
-        return list.map((node) => laneOf(node).deliver(events));
+        return list.filter(reachable).map((node) => laneOf(node).deliver(events));
       });
       dispatched = queued.catch(() => undefined);
       return queued.then((deliveries) => Promise.all(deliveries)).then(() => undefined);

@@ -6,17 +6,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RealtimeEvent } from '../../src/contracts/realtime-publisher';
-import { registerNode, type NodeRegistration } from '../../src/gateway/node-registry';
+import { NODES_COLLECTION, registerNode, type NodeRegistration, type RealtimeNode } from '../../src/gateway/node-registry';
 import { createPushPublisher } from '../../src/gateway/push-publisher';
 import { PushLane, pushBodies } from '../../src/gateway/push-lanes';
 import { MAX_PUSH_BYTES } from '../../src/gateway/push-receiver';
 import { useTestDatabase } from '../helpers/test-database';
 import { logger } from './gateway-harness';
 
-/** An API process's push endpoint that answers each push after `delayMs`, recording what came. */
-async function fakeProcess(delayMs: number): Promise<{ server: Server; url: string; pushes: number[][]; answeredAt: number[] }> {
+/** An API process's push endpoint that answers each push after `delay.ms`, recording what came. */
+async function fakeProcess(delayMs: number): Promise<{ server: Server; url: string; pushes: number[][]; answeredAt: number[]; delay: { ms: number } }> {
   const pushes: number[][] = [];
   const answeredAt: number[] = [];
+  const delay = { ms: delayMs };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -27,11 +28,11 @@ async function fakeProcess(delayMs: number): Promise<{ server: Server; url: stri
         answeredAt.push(Date.now());
         res.statusCode = 204;
         res.end();
-      }, delayMs);
+      }, delay.ms);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pushes, answeredAt };
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pushes, answeredAt, delay };
 }
 
 const event = (n: number) => ({ channel: 'ticker', chain_id: 56, condition_id: '0x01', payload: { n } }) as unknown as RealtimeEvent;
@@ -62,6 +63,31 @@ describe('realtime push lanes', () => {
     expect(slow.pushes).toEqual([[0], expected.slice(1)]);
     // The fast process had everything before the slow one answered its first push.
     expect(Math.max(...fast.answeredAt)).toBeLessThan(slow.answeredAt[0]);
+  });
+
+  it('when a process does not answer, then it is left out after one timed-out push until its next heartbeat, and the others get every event', async () => {
+    const fast = await fakeProcess(0);
+    const stuck = await fakeProcess(1_000);
+    servers.push(fast.server, stuck.server);
+    registrations.push(await registerNode(db(), fast.url, logger));
+    // The stuck process's row without a heartbeat timer: the test beats for it.
+    const rows = db().collection<RealtimeNode>(NODES_COLLECTION);
+    const stuckId = `stuck-${Date.now()}`;
+    await rows.insertOne({ _id: stuckId, url: stuck.url, secret: 's', started_at: new Date(), heartbeat_at: new Date() });
+    try {
+      const publisher = createPushPublisher(db(), logger, { timeoutMs: 200, nodesTtlMs: 0 });
+      // One publish after another, as a market's steps wait for the previous step's delivery.
+      for (let n = 0; n < 10; n++) await publisher.publish([event(n)]);
+      expect(fast.pushes.flat()).toEqual(Array.from({ length: 10 }, (_, n) => n));
+      expect(stuck.pushes).toEqual([[0]]);
+
+      stuck.delay.ms = 0;
+      await rows.updateOne({ _id: stuckId }, { $set: { heartbeat_at: new Date(Date.now() + 1_000) } });
+      await publisher.publish([event(10)]);
+      expect(stuck.pushes).toEqual([[0], [10]]);
+    } finally {
+      await rows.deleteOne({ _id: stuckId });
+    }
   });
 
   it('when one publish is larger than a push may be, then it goes as several pushes within the bound, every event once, in order', async () => {
