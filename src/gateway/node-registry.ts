@@ -63,3 +63,8 @@ export async function liveNodes(db: Connection, now = new Date()): Promise<Realt
   const rows = await nodes(db).find({}).toArray();
   return rows.filter((n) => n.heartbeat_at.getTime() > now.getTime() - STALE_AFTER_MS);
 }
+
+/** Every registered row, live or not (NodeLiveness tells). */
+export async function registeredNodes(db: Connection): Promise<RealtimeNode[]> {
+  return nodes(db).find({}).toArray();
+}

@@ -1,7 +1,8 @@
 import type { Connection } from 'mongoose';
 import type { RealtimeEvent, RealtimePublisher } from '../contracts/realtime-publisher';
 import type { Logger } from '../logging/logger';
-import { liveNodes, RealtimeNode } from './node-registry';
+import { NodeLiveness } from './node-liveness';
+import { registeredNodes, type RealtimeNode } from './node-registry';
 import { PushLane } from './push-lanes';
 import { PUSH_PATH } from './push-receiver';
 
@@ -25,6 +26,7 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
   const timeoutMs = options.timeoutMs ?? 2_000;
   let cached: { at: number; nodes: RealtimeNode[] } | undefined;
   let loading: Promise<RealtimeNode[]> | undefined;
+  const liveness = new NodeLiveness();
   /**
    * Per lane, the heartbeat its node had when a push to it failed: the node is left out until it
    * beats again (HEARTBEAT_MS). A market step waits for the previous step's delivery to every node,
@@ -47,8 +49,9 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
 
   async function nodes(): Promise<RealtimeNode[]> {
     if (cached && Date.now() - cached.at < ttl) return cached.nodes;
-    loading ??= liveNodes(db)
-      .then((list) => {
+    loading ??= registeredNodes(db)
+      .then((rows) => {
+        const list = liveness.live(rows);
         cached = { at: Date.now(), nodes: list };
         return list;
       })
