@@ -48,7 +48,9 @@ contract Exchange {
         // still pending. `isFilledOrCancelled` alone does not refuse it: a BUY's remaining is in
         // collateral at its limit, and one that bought below its limit has enough left for a copy.
         bool matchedAsTaker;
-        uint256 remaining; // maker-amount units left; 0 with !isFilledOrCancelled = never filled
+        // Maker-amount units left; 0 with !isFilledOrCancelled = never filled. 240 bits, so that the
+        // whole status is one storage slot: a match writes it once, the taker record costs no gas.
+        uint240 remaining;
     }
 
     struct TokenInfo {
@@ -291,7 +293,7 @@ contract Exchange {
         _checkPrice(takerOrder, takerFill);
         OrderStatus storage takerStatus = _status[takerHash];
         require(!takerStatus.matchedAsTaker, "Exchange: taker already matched");
-        // Same storage slot as `isFilledOrCancelled`, which a fill of the whole order writes anyway.
+        // The status's one storage slot, which `_consume` writes anyway.
         takerStatus.matchedAsTaker = true;
         _consume(takerHash, takerOrder, takerFill.making);
         bool takerBuys = takerOrder.side == BUY;
@@ -398,6 +400,7 @@ contract Exchange {
         require(order.feeRateBps <= MAX_FEE_RATE_BPS, "Exchange: fee rate too high");
         require(order.side <= SELL, "Exchange: bad side");
         require(order.makerAmount > 0, "Exchange: zero maker amount");
+        require(order.makerAmount <= type(uint240).max, "Exchange: maker amount too large");
         // A price above one (paying more collateral than shares, or selling for more) is nonsense.
         require(
             order.side == BUY ? order.makerAmount <= order.takerAmount : order.takerAmount <= order.makerAmount,
@@ -415,7 +418,7 @@ contract Exchange {
         uint256 remaining = status.remaining == 0 ? order.makerAmount : status.remaining;
         require(fill <= remaining, "Exchange: fill exceeds remaining");
         remaining -= fill;
-        status.remaining = remaining;
+        status.remaining = uint240(remaining); // fits: at most makerAmount (_validate)
         if (remaining == 0) status.isFilledOrCancelled = true;
     }
 
