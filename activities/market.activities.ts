@@ -197,7 +197,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
   }
 
   /**
-   * `again`: the step of an earlier run written once more (finishEarlierRuns); its events go out
+   * `again`: the step of an earlier run written once more (finishEarlierRun); its events go out
    * only when it wrote a fill or an order that was missing, and the answer says whether it did.
    */
   async function writeStep(batch: BatchWrite, options: { again?: boolean } = {}): Promise<StepOutcome & { again?: boolean }> {

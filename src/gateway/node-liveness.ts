@@ -7,7 +7,7 @@
  * itself, and the reader's against itself. A row seen for the first time has no change to time
  * yet: it is judged by the old comparison until it changes (at most one heartbeat).
  */
-import { STALE_AFTER_MS, type RealtimeNode } from './node-registry';
+import { beatLooksFresh, STALE_AFTER_MS, type RealtimeNode } from './node-registry';
 
 export class NodeLiveness {
   /** Per row: its heartbeat as last read, and when (reader's clock) it was last seen to change. */
@@ -24,11 +24,22 @@ export class NodeLiveness {
       const beat = row.heartbeat_at.getTime();
       const last = this.seen.get(row._id);
       if (!last) {
-        this.seen.set(row._id, { beat, changedAt: beat > t - STALE_AFTER_MS ? t : Number.NEGATIVE_INFINITY });
+        this.seen.set(row._id, { beat, changedAt: beatLooksFresh(beat, t) ? t : Number.NEGATIVE_INFINITY });
       } else if (last.beat !== beat) {
         this.seen.set(row._id, { beat, changedAt: t });
       }
       return t - this.seen.get(row._id)!.changedAt < STALE_AFTER_MS;
     });
+  }
+
+  /** Counts the row as not live until its heartbeat changes (a push to it got no answer). */
+  leaveOut(id: string): void {
+    const last = this.seen.get(id);
+    if (last) last.changedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  /** Whether the row is left out until its next heartbeat (or was stale when first seen). */
+  isLeftOut(id: string): boolean {
+    return this.seen.get(id)?.changedAt === Number.NEGATIVE_INFINITY;
   }
 }

@@ -58,13 +58,17 @@ export async function registerNode(db: Connection, url: string, logger: Logger):
   };
 }
 
-/** Live nodes (heartbeat within STALE_AFTER_MS). The collection holds one row per process. */
-export async function liveNodes(db: Connection, now = new Date()): Promise<RealtimeNode[]> {
-  const rows = await nodes(db).find({}).toArray();
-  return rows.filter((n) => n.heartbeat_at.getTime() > now.getTime() - STALE_AFTER_MS);
-}
-
-/** Every registered row, live or not (NodeLiveness tells). */
+/** Every registered row, live or not (NodeLiveness tells). The collection holds one row per process. */
 export async function registeredNodes(db: Connection): Promise<RealtimeNode[]> {
   return nodes(db).find({}).toArray();
+}
+
+/** Whether a heartbeat (the writer's clock) is within STALE_AFTER_MS of `nowMs` (the reader's clock). */
+export function beatLooksFresh(beatMs: number, nowMs: number): boolean {
+  return beatMs > nowMs - STALE_AFTER_MS;
+}
+
+/** Live nodes by the reader's clock against the writers' (heartbeat within STALE_AFTER_MS). */
+export async function liveNodes(db: Connection, now = new Date()): Promise<RealtimeNode[]> {
+  return (await registeredNodes(db)).filter((n) => beatLooksFresh(n.heartbeat_at.getTime(), now.getTime()));
 }

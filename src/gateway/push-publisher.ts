@@ -26,26 +26,13 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
   const timeoutMs = options.timeoutMs ?? 2_000;
   let cached: { at: number; nodes: RealtimeNode[] } | undefined;
   let loading: Promise<RealtimeNode[]> | undefined;
-  const liveness = new NodeLiveness();
   /**
-   * Per lane, the heartbeat its node had when a push to it failed: the node is left out until it
-   * beats again (HEARTBEAT_MS). A market step waits for the previous step's delivery to every node,
-   * so a node that does not answer held every market for the push timeout at each step; now it
-   * costs one timeout per heartbeat. Both times are the node's own clock, never compared with ours.
+   * Which nodes are live, by this process's own clock. A node a push got no answer from is left
+   * out until it beats again (HEARTBEAT_MS): a market step waits for the previous step's delivery
+   * to every node, so a node that does not answer held every market for the push timeout at each
+   * step; now it costs one timeout per heartbeat.
    */
-  const failedAtBeat = new Map<string, number>();
-  /** Per lane, its node's heartbeat as the registry last said (a lane outlives registry reads). */
-  const lastBeat = new Map<string, number>();
-  const keyOf = (node: RealtimeNode) => `${node._id}|${node.url}`;
-  /** Whether the node is reached: not failed since its last heartbeat. */
-  const reachable = (node: RealtimeNode): boolean => {
-    lastBeat.set(keyOf(node), node.heartbeat_at.getTime());
-    const beat = failedAtBeat.get(keyOf(node));
-    if (beat === undefined) return true;
-    if (beat === node.heartbeat_at.getTime()) return false;
-    failedAtBeat.delete(keyOf(node));
-    return true;
-  };
+  const liveness = new NodeLiveness();
 
   async function nodes(): Promise<RealtimeNode[]> {
     if (cached && Date.now() - cached.at < ttl) return cached.nodes;
@@ -63,7 +50,7 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
 
   async function push(node: RealtimeNode, body: string): Promise<void> {
     // Queued in its lane before the node failed: dropped too (its sockets resync from REST).
-    if (failedAtBeat.has(keyOf(node))) return;
+    if (liveness.isLeftOut(node._id)) return;
     let status: number;
     try {
       status = (await fetch(`${node.url}${PUSH_PATH}`, {
@@ -75,7 +62,7 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
     } catch (error) {
       // No answer (gone, unreachable, or past the timeout): left out until it beats again.
       logger?.warn({ err: error, node: node._id, url: node.url }, 'realtime push to an API process got no answer: left out until its next heartbeat');
-      failedAtBeat.set(keyOf(node), lastBeat.get(keyOf(node)) ?? node.heartbeat_at.getTime());
+      liveness.leaveOut(node._id);
       cached = undefined; // the process may be gone: re-read the registry next time
       return;
     }
@@ -85,7 +72,7 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
 
   const lanes = new Map<string, PushLane>();
   const laneOf = (node: RealtimeNode): PushLane => {
-    const key = keyOf(node);
+    const key = `${node._id}|${node.url}`;
     let lane = lanes.get(key);
     if (!lane) {
       lane = new PushLane((body) => push(node, body), () => lanes.delete(key));
@@ -101,7 +88,7 @@ export function createPushPublisher(db: Connection, logger: Logger | undefined, 
       if (events.length === 0) return Promise.resolve();
       const queued = dispatched.then(async () => {
         const list = await nodes();
-        return list.filter(reachable).map((node) => laneOf(node).deliver(events));
+        return list.map((node) => laneOf(node).deliver(events));
       });
       dispatched = queued.catch(() => undefined);
       return queued.then((deliveries) => Promise.all(deliveries)).then(() => undefined);
