@@ -76,14 +76,18 @@ export async function startFixture(): Promise<Fixture> {
       return { collateral: c, yes, no };
     },
     async match(taker, makers, takerFill, makerFills) {
-      const strip = ({ hash: _hash, ...order }: SignedOrder & { hash?: Hex }): SignedOrder => order;
-      const hash = await port.submitMatch({ taker: strip(taker), makers: makers.map(strip), takerFill, makerFills: [...makerFills] });
+      const hash = await port.submitMatch({ taker: withoutHash(taker), makers: makers.map(withoutHash), takerFill, makerFills: [...makerFills] });
       const receipt = await port.waitForReceipt(hash, 0);
       if (receipt.status !== 'success') throw new Error(`match ${hash} reverted`);
     },
     rpc: (method, params = []) => port.context.publicClient.request({ method: method as never, params: params as never }),
     stop: () => local.stop(),
   };
+}
+
+/** A signed order as the chain port takes it: without the hash `sign` adds beside it. */
+export function withoutHash({ hash: _hash, ...order }: SignedOrder & { hash?: Hex }): SignedOrder {
+  return order;
 }
 
 export { exchangeAbi };

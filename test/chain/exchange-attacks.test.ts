@@ -4,7 +4,7 @@ import { ChainRevertError, createChainPort, orderFillFor } from '../../src/chain
 import { matchGasLimit } from '../../src/chain/submit-matches';
 import { collateralAbi, conditionalTokensAbi, contractWalletAbi, contractWalletBytecode, exchangeAbi } from '../../src/chain/generated';
 import { orderDigest, signDigest } from '../../src/signing';
-import { E18, startFixture, type Fixture } from './chain-fixture';
+import { E18, startFixture, withoutHash, type Fixture } from './chain-fixture';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -59,12 +59,11 @@ describe('matchOrders refuses', () => {
   it('when the taker record is written, then it costs no storage write of its own: a match that leaves its BUY taker collateral on chain costs what one that fills the taker does', async () => {
     // Traders whose tokens no other test here sells.
     const [, , , alice, , bob] = fx.traders;
-    const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
     const gasOf = async (takerPrice: string) => {
       const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: takerPrice, size: '5' });
       const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '5' });
       const hash = await fx.port.submitMatch({
-        taker: strip(taker), makers: [strip(maker)], takerFill: orderFillFor('BUY', 5n * E18, 55), makerFills: [orderFillFor('SELL', 5n * E18, 55)],
+        taker: withoutHash(taker), makers: [withoutHash(maker)], takerFill: orderFillFor('BUY', 5n * E18, 55), makerFills: [orderFillFor('SELL', 5n * E18, 55)],
       });
       return (await fx.port.waitForReceipt(hash, 0)).gasUsed;
     };
@@ -212,10 +211,9 @@ describe('matchOrders refuses', () => {
   it('when a trader calls matchOrders or admin functions itself, then "not operator" / "not admin"', async () => {
     const [alice] = fx.traders;
     const { taker, maker } = pair();
-    const strip = ({ hash: _h, ...o }: typeof taker) => o;
     const wallet = fx.walletOf(alice);
     const exchange = fx.local.addresses.exchange;
-    await expectRevert(wallet.writeContract({ address: exchange, abi: exchangeAbi, functionName: 'matchOrders', args: [strip(taker), [strip(maker)], BUY_10, [SELL_10]] }).catch(rethrowMapped), 'Exchange: not operator');
+    await expectRevert(wallet.writeContract({ address: exchange, abi: exchangeAbi, functionName: 'matchOrders', args: [withoutHash(taker), [withoutHash(maker)], BUY_10, [SELL_10]] }).catch(rethrowMapped), 'Exchange: not operator');
     await expectRevert(wallet.writeContract({ address: exchange, abi: exchangeAbi, functionName: 'setPaused', args: [true] }).catch(rethrowMapped), 'Exchange: not admin');
     await expectRevert(wallet.writeContract({ address: exchange, abi: exchangeAbi, functionName: 'setOperator', args: [alice.address, true] }).catch(rethrowMapped), 'Exchange: not admin');
   });
@@ -305,10 +303,9 @@ async function rethrowMapped(error: unknown): Promise<never> {
  */
 function oneShareMatch(shares: 1n | 2n = 1n) {
   const [alice, bob] = fx.traders;
-  const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
   return {
-    taker: strip(fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' })),
-    makers: [strip(fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' }))],
+    taker: withoutHash(fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' })),
+    makers: [withoutHash(fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' }))],
     takerFill: orderFillFor('BUY', shares * E18, 55),
     makerFills: [orderFillFor('SELL', shares * E18, 55)],
   };

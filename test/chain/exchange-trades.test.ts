@@ -1,6 +1,6 @@
 /** Happy paths of the four trade kinds (decisions section 2) with exact balance changes and fees. */
 import { orderFillFor, sumFills } from '../../src/chain';
-import { E18, startFixture, type Fixture } from './chain-fixture';
+import { E18, startFixture, withoutHash, type Fixture } from './chain-fixture';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -107,13 +107,12 @@ describe('matchOrders: the four trade kinds', () => {
 describe('finding the match of a taker', () => {
   it('when an order was matched as taker, then its match transaction is found; a maker or an unmatched order finds none', async () => {
     const [alice, bob] = fx.traders;
-    const strip = ({ hash: _hash, ...order }: ReturnType<Fixture['sign']>) => order;
     const taker = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: '1' });
     const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' });
     const idle = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.1', size: '1' });
     expect(await fx.port.findMatchOfTaker(taker.hash)).toBeNull();
     const txHash = await fx.port.submitMatch({
-      taker: strip(taker), makers: [strip(maker)], takerFill: orderFillFor('BUY', E18, 55), makerFills: [orderFillFor('SELL', E18, 55)],
+      taker: withoutHash(taker), makers: [withoutHash(maker)], takerFill: orderFillFor('BUY', E18, 55), makerFills: [orderFillFor('SELL', E18, 55)],
     });
     await fx.port.waitForReceipt(txHash, 0);
     expect(await fx.port.findMatchOfTaker(taker.hash)).toBe(txHash);

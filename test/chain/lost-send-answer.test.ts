@@ -10,8 +10,7 @@ import type { Hex } from 'viem';
 import { createChainPort, orderFillFor, type ChainPort } from '../../src/chain';
 import { SendOutcomeUnknownError } from '../../src/chain/lost-send-answer';
 import { AppError } from '../../src/errors';
-import type { SignedOrder } from '../../src/signing';
-import { E18, startFixture, type Fixture } from './chain-fixture';
+import { E18, startFixture, withoutHash, type Fixture } from './chain-fixture';
 
 let fx: Fixture;
 let proxy: http.Server;
@@ -54,8 +53,6 @@ afterEach(() => {
   lookupsFail = false;
 });
 
-const strip = ({ hash: _hash, ...order }: SignedOrder & { hash?: Hex }): SignedOrder => order;
-
 /** A BUY YES taker against a SELL YES maker, 2 shares at 0.55. */
 function aMatch() {
   const [alice, bob] = fx.traders;
@@ -63,7 +60,7 @@ function aMatch() {
   const maker = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '2' });
   return {
     takerHash: taker.hash,
-    submission: { taker: strip(taker), makers: [strip(maker)], takerFill: orderFillFor('BUY', 2n * E18, 55), makerFills: [orderFillFor('SELL', 2n * E18, 55)] },
+    submission: { taker: withoutHash(taker), makers: [withoutHash(maker)], takerFill: orderFillFor('BUY', 2n * E18, 55), makerFills: [orderFillFor('SELL', 2n * E18, 55)] },
   };
 }
 
