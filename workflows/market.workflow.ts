@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CancelOutcome } from '../src/contracts/market-matcher';
-import { Engine, isEngineError, SNAPSHOT_VERSION, type EngineEvent, type EngineOrder } from '../src/engine';
+import { Engine, isEngineError, MAX_MAKERS_PER_TAKER, SNAPSHOT_VERSION, type EngineEvent, type EngineOrder } from '../src/engine';
 import { foldEvents } from '../src/matching/batch-write';
 import { placeablesOf } from '../src/matching/payloads';
 import { marketKeyOf, settlementBatchIdOf, settlementWorkflowId } from '../src/matching/market-ids';
@@ -185,6 +185,14 @@ export const DEDUPED_HANDOFFS = 'deduped-handoffs';
  * order cancelled on chain rest and match, and its settlement was then refused.
  */
 export const REMOVE_UNPLACED = 'remove-unplaced';
+
+/**
+ * Patch id (workflow versioning): an order trades with at most MAX_MAKERS_PER_TAKER makers and is
+ * cancelled with its remainder (MAX_MAKERS_REACHED) when it still crosses. All of a taker's makers
+ * settle in one `matchOrders` call: runs recorded before took any number, and a taker of a few
+ * hundred makers went past a transaction's gas cap, so its whole group ended FAILED.
+ */
+export const MAKERS_PER_TAKER_CAP = 'makers-per-taker-cap';
 /** Hashes a run remembers as taken, newest kept (~70 bytes each). */
 const REMEMBERED_TAKEN = 20_000;
 const DEFAULT_HISTORY_LIMIT = 4_000;
@@ -306,7 +314,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     : await db.loadMarketState(market, { runId: workflowInfo().runId });
   info = state.info;
   if (input.lastPrice === undefined) lastPrice = state.lastPrice;
-  const book = restoreEngine(key, input.counters ?? state.counters, carried ? await carried : await loadRestingOrders(key));
+  const restingRows = carried ? await carried : await loadRestingOrders(key);
+  const book = restoreEngine(key, input.counters ?? state.counters, restingRows, patched(MAKERS_PER_TAKER_CAP) ? MAX_MAKERS_PER_TAKER : Number.POSITIVE_INFINITY);
   engine = book;
   await released;
 
@@ -778,10 +787,10 @@ async function loadCarriedResting(key: string, hashes: string[]): Promise<Restin
 }
 
 /** Rebuilds the engine from the market's resting orders, in arrival order (FIFO kept). */
-function restoreEngine(key: string, counters: EngineCounters | null, orders: RestingOrderRow[]): Engine {
+function restoreEngine(key: string, counters: EngineCounters | null, orders: RestingOrderRow[], maxMakersPerTaker: number): Engine {
   const c = counters ?? { seq: 0, bookSeq: 0, tradeSeq: 0, arrival: 0 };
   const arrival = orders.reduce((max, o) => Math.max(max, o.arrival), c.arrival);
-  return Engine.restore({ version: SNAPSHOT_VERSION, marketId: key, ...c, arrival, orders });
+  return Engine.restore({ version: SNAPSHOT_VERSION, marketId: key, ...c, arrival, orders }, { maxMakersPerTaker });
 }
 
 function toEngineOrder(o: PlaceableOrder): EngineOrder {

@@ -6,8 +6,10 @@ import { ExpiryQueue } from './expiry-queue';
 import { checkInvariants } from './invariants';
 import { crosses, eligible, isExpired, toBookOrder, tradeKind, validateOrder } from './order-rules';
 import { fromSnapshot, toSnapshot, type EngineSnapshot } from './snapshot';
-import type {
-  BookSide as SideName, CancelFilter, CancelReason, Depth, EngineEvent, EngineOptions, EngineOrder, FillLeg, OrderState,
+import {
+  MAX_MAKERS_PER_TAKER,
+  type BookSide as SideName, type CancelFilter, type CancelReason, type Depth, type EngineEvent, type EngineOptions, type EngineOrder,
+  type FillLeg, type OrderState,
 } from './types';
 
 /**
@@ -17,6 +19,7 @@ import type {
  */
 export class Engine {
   readonly marketId: string;
+  readonly maxMakersPerTaker: number;
   /** @internal */ readonly bids = new BookSide('bid');
   /** @internal */ readonly asks = new BookSide('ask');
   /** @internal Resting orders in arrival order. */ readonly orders = new Map<string, BookOrder>();
@@ -32,11 +35,17 @@ export class Engine {
     if (typeof options?.marketId !== 'string' || options.marketId === '') {
       throw new EngineError('INVALID_ORDER', 'marketId must be a non-empty string');
     }
+    const cap = options.maxMakersPerTaker ?? MAX_MAKERS_PER_TAKER;
+    if (!(cap === Number.POSITIVE_INFINITY || (Number.isSafeInteger(cap) && cap >= 1))) {
+      throw new EngineError('INVALID_ORDER', `maxMakersPerTaker must be a positive integer or Infinity, got ${String(cap)}`);
+    }
     this.marketId = options.marketId;
+    this.maxMakersPerTaker = cap;
   }
 
-  static restore(snapshot: EngineSnapshot): Engine {
-    return fromSnapshot(snapshot, (marketId) => new Engine({ marketId }));
+  /** The cap is configuration, not book state: pass the same options as the engine that was snapshotted. */
+  static restore(snapshot: EngineSnapshot, options: Omit<EngineOptions, 'marketId'> = {}): Engine {
+    return fromSnapshot(snapshot, (marketId) => new Engine({ ...options, marketId }));
   }
 
   snapshot(): EngineSnapshot {
@@ -45,7 +54,9 @@ export class Engine {
 
   /**
    * Match the order, then rest its remainder (LIMIT, GTD) or cancel it (MARKET). An order left with
-   * less than one lot cannot trade any more and ends MATCHED with that dust in `remaining`.
+   * less than one lot cannot trade any more and ends MATCHED with that dust in `remaining`. An order
+   * that took `maxMakersPerTaker` makers and still crosses is cancelled with its remainder
+   * (MAX_MAKERS_REACHED): resting it would leave a matchable cross.
    */
   place(order: EngineOrder, now: number): EngineEvent[] {
     this.begin(now);
@@ -57,14 +68,15 @@ export class Engine {
       this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_EXPIRED', orderHash: o.hash, status: 'EXPIRED', remaining: o.remaining, filled: o.filled });
       return this.finish();
     }
-    this.match(o);
+    const capped = this.match(o);
     if (!canTrade(o.remaining)) {
       // size >= one lot, so a sub-lot remainder means something matched.
       o.status = 'MATCHED';
       this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_UPDATED', orderHash: o.hash, status: 'MATCHED', remaining: o.remaining, filled: o.filled });
-    } else if (o.orderType === 'MARKET') {
+    } else if (capped || o.orderType === 'MARKET') {
       o.status = 'CANCELLED';
-      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_CANCELLED', orderHash: o.hash, reason: 'MARKET_REMAINDER', status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
+      const reason = capped ? 'MAX_MAKERS_REACHED' : 'MARKET_REMAINDER';
+      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_CANCELLED', orderHash: o.hash, reason, status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
     } else {
       this.rest(o);
     }
@@ -158,8 +170,10 @@ export class Engine {
     checkInvariants(this);
   }
 
-  private match(o: BookOrder): void {
+  /** Trades `o` against the crossing makers; true when it stopped at the makers cap with one more to take. */
+  private match(o: BookOrder): boolean {
     const opposite = o.bookSide === 'bid' ? this.asks : this.bids;
+    let makers = 0;
     let i = 0;
     while (canTrade(o.remaining) && i < opposite.prices.length) {
       const price = opposite.prices[i];
@@ -171,12 +185,17 @@ export class Engine {
         else if (eligible(o, r)) {
           // Self-trade prevention: the resting order of the same maker is cancelled (cancel-oldest).
           if (r.makerKey === o.makerKey) this.removeResting(r, 'SELF_TRADE');
-          else this.fill(o, r, opposite);
+          else if (makers === this.maxMakersPerTaker) return true;
+          else {
+            this.fill(o, r, opposite);
+            makers += 1;
+          }
         }
         r = next;
       }
       if (opposite.prices[i] === price) i += 1; // the level survived: move on to the next price
     }
+    return false;
   }
 
   /** One trade of whole lots: both orders hold at least one lot, so size >= LOT_SIZE. */

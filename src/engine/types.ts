@@ -12,7 +12,11 @@ export type BookSide = 'bid' | 'ask';
 export type EngineOrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'MATCHED' | 'CANCELLED' | 'EXPIRED';
 /** TRANSFER: buyer and seller of one outcome; MINT: YES buyer and NO buyer; MERGE: YES seller and NO seller. */
 export type TradeKind = 'TRANSFER' | 'MINT' | 'MERGE';
-export type CancelReason = 'USER' | 'SELF_TRADE' | 'MARKET_REMAINDER' | 'MARKET_CLOSED' | 'OPERATOR';
+/**
+ * MAX_MAKERS_REACHED: the order took as many makers as one settlement may carry
+ * (EngineOptions.maxMakersPerTaker) and still crossed the book, so its remainder could not rest.
+ */
+export type CancelReason = 'USER' | 'SELF_TRADE' | 'MARKET_REMAINDER' | 'MAX_MAKERS_REACHED' | 'MARKET_CLOSED' | 'OPERATOR';
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
@@ -114,4 +118,14 @@ export interface CancelFilter {
 export interface EngineOptions {
   /** Prefix of trade ids, e.g. the market workflow id. */
   marketId: string;
+  /** Most makers one incoming order may trade with; default MAX_MAKERS_PER_TAKER. */
+  maxMakersPerTaker?: number;
 }
+
+/**
+ * Most makers one taker trades with. All of a taker's makers settle in one `matchOrders` call (the
+ * exchange settles an order as a taker once), budgeted 200k gas each: 64 keep that call within one
+ * batch transaction's 15M gas, under the 2^24 per-transaction cap of newer forks
+ * (src/chain/submit-match-batches.ts; a test ties the two).
+ */
+export const MAX_MAKERS_PER_TAKER = 64;

@@ -8,6 +8,7 @@ import { revertReasonOf } from '../../src/chain/chain-errors';
 import { BATCH_GAS_OVERHEAD, MAX_BATCH_GAS } from '../../src/chain/submit-match-batches';
 import { matchGasLimit } from '../../src/chain/submit-matches';
 import { exchangeAbi } from '../../src/chain/generated';
+import { MAX_MAKERS_PER_TAKER } from '../../src/engine';
 import { E18, startFixture, type Fixture } from './chain-fixture';
 
 let fx: Fixture;
@@ -112,5 +113,28 @@ describe('submitMatchBatches', () => {
     for (const [i, l] of list.entries()) {
       expect(await fx.port.orderStatus(l.makerHash)).toMatchObject(i === 3 || i === 17 ? { filledOrCancelled: false, remaining: null } : { filledOrCancelled: true, remaining: 0n });
     }
+  });
+
+  it('when one taker takes as many makers as the engine lets it (MAX_MAKERS_PER_TAKER), then its match fits one batch transaction under the 2^24 gas cap and settles on chain within its gas budget', async () => {
+    const [alice, bob] = fx.traders;
+    const n = MAX_MAKERS_PER_TAKER;
+    const { hash: takerHash, ...taker } = fx.sign(alice, { side: 'BUY', outcome: 1, price: '0.6', size: String(n) });
+    const makers = Array.from({ length: n }, () => {
+      const { hash: _hash, ...maker } = fx.sign(bob, { side: 'SELL', outcome: 1, price: '0.55', size: '1' });
+      return maker;
+    });
+    const before = await fx.balances(alice.address);
+    const [outcome] = await fx.port.submitMatchBatches([{
+      taker, makers, takerFill: orderFillFor('BUY', BigInt(n) * E18, 55), makerFills: makers.map(() => orderFillFor('SELL', E18, 55)),
+    }]);
+    expect(typeof outcome).toBe('string');
+    const hash = outcome as Hex;
+    expect(await fx.port.getReceiptState(hash)).toMatchObject({ status: 'success', matchedTakers: [takerHash.toLowerCase()] });
+    const sent = await fx.port.context.publicClient.getTransaction({ hash });
+    const receipt = await fx.port.context.publicClient.getTransactionReceipt({ hash });
+    expect(sent.gas).toBeLessThanOrEqual(MAX_BATCH_GAS);
+    expect(MAX_BATCH_GAS).toBeLessThanOrEqual(2n ** 24n);
+    expect(receipt.gasUsed).toBeLessThan(matchGasLimit(n));
+    expect((await fx.balances(alice.address)).yes - before.yes).toBe(BigInt(n) * E18);
   });
 });

@@ -38,6 +38,16 @@ const placeArb = (sizes: fc.Arbitrary<bigint>) => fc.record({
   ttl: fc.integer({ min: 0, max: 30 }),
   fee: fc.constantFrom(0, 25, 100, 10_000),
 });
+/**
+ * Makers one taker may take: none in practice, or a cap these short streams reach (1 most often:
+ * they rarely sweep more; the sweep property below makes every run reach its cap).
+ */
+const capArb = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(Number.POSITIVE_INFINITY) },
+  { weight: 2, arbitrary: fc.constant(1) },
+  { weight: 1, arbitrary: fc.integer({ min: 2, max: 3 }) },
+);
+
 const opArb = (sizes: fc.Arbitrary<bigint>): fc.Arbitrary<Op> => fc.oneof(
   { weight: 8, arbitrary: placeArb(sizes) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
@@ -105,8 +115,8 @@ describe.each(SCALES)('engine properties over random order streams, %s', (_scale
   it('when any stream is applied, then fills are whole lots within signed limits, conserve collateral and size, dust never rests and the book never crosses', () => {
     const seen = new Map<string, number>();
     const count = (key: string) => seen.set(key, (seen.get(key) ?? 0) + 1);
-    fc.assert(fc.property(fc.array(opArb(sizes), { minLength: 1, maxLength: 120 }), (ops) => {
-      const engine = new Engine({ marketId: 'p' });
+    fc.assert(fc.property(fc.array(opArb(sizes), { minLength: 1, maxLength: 120 }), capArb, (ops, cap) => {
+      const engine = new Engine({ marketId: 'p', maxMakersPerTaker: cap });
       const placed: EngineOrder[] = [];
       const byHash = () => new Map(placed.map((o) => [o.hash, o]));
       const filled = new Map<string, bigint>();
@@ -114,6 +124,8 @@ describe.each(SCALES)('engine properties over random order streams, %s', (_scale
       apply(engine, ops, 0, ops.length, placed, (events) => {
         engine.assertInvariants();
         const signed = byHash();
+        // One call has one taker: it trades with at most `cap` makers.
+        expect(new Set(events.flatMap((e) => (e.type === 'TRADE' ? [e.maker.orderHash] : []))).size).toBeLessThanOrEqual(cap);
         for (const e of events) {
           count(e.type === 'TRADE' ? e.kind : e.type === 'ORDER_CANCELLED' ? e.reason : e.type);
           if (e.type === 'TRADE') {
@@ -136,7 +148,7 @@ describe.each(SCALES)('engine properties over random order streams, %s', (_scale
             expect(e.remaining + e.filled).toBe(signed.get(e.orderHash)!.size);
             // MATCHED = nothing tradable left (less than a lot); a live or MARKET remainder is at least a lot.
             if (e.status === 'MATCHED') expect(e.remaining < LOT_SIZE).toBe(true);
-            if (e.status === 'OPEN' || e.status === 'PARTIALLY_FILLED' || (e.type === 'ORDER_CANCELLED' && e.reason === 'MARKET_REMAINDER')) {
+            if (e.status === 'OPEN' || e.status === 'PARTIALLY_FILLED' || (e.type === 'ORDER_CANCELLED' && (e.reason === 'MARKET_REMAINDER' || e.reason === 'MAX_MAKERS_REACHED'))) {
               expect(e.remaining >= LOT_SIZE).toBe(true);
             }
             if (e.status === 'MATCHED' && e.remaining > 0n) count('MATCHED_WITH_DUST');
@@ -156,19 +168,41 @@ describe.each(SCALES)('engine properties over random order streams, %s', (_scale
   });
 
   it('when a stream is replayed from a mid-stream snapshot, then it produces exactly the events of the uninterrupted run', () => {
-    fc.assert(fc.property(fc.array(opArb(sizes), { minLength: 2, maxLength: 100 }), fc.nat(), (ops, cutSeed) => {
+    fc.assert(fc.property(fc.array(opArb(sizes), { minLength: 2, maxLength: 100 }), fc.nat(), capArb, (ops, cutSeed, cap) => {
       const cut = 1 + (cutSeed % (ops.length - 1));
-      const whole = new Engine({ marketId: 'r' });
+      const whole = new Engine({ marketId: 'r', maxMakersPerTaker: cap });
       const wholeEvents = apply(whole, ops, 0, ops.length, []);
 
-      const first = new Engine({ marketId: 'r' });
+      const first = new Engine({ marketId: 'r', maxMakersPerTaker: cap });
       const placed: EngineOrder[] = [];
       const head = apply(first, ops, 0, cut, placed);
-      const restored = Engine.restore(JSON.parse(JSON.stringify(first.snapshot())));
+      const restored = Engine.restore(JSON.parse(JSON.stringify(first.snapshot())), { maxMakersPerTaker: cap });
       const tail = apply(restored, ops, cut, ops.length, placed);
 
       expect([...head, ...tail]).toEqual(wholeEvents);
       expect(restored.snapshot()).toEqual(whole.snapshot());
     }), { numRuns: 150 });
+  });
+});
+
+describe('the makers-per-taker cap over random sweeps', () => {
+  it('when a taker crosses more makers than its cap, then it trades with exactly the first cap of them in price-time order, its remainder is cancelled MAX_MAKERS_REACHED, and the others rest untouched', () => {
+    const makerArb = fc.record({ wallet: fc.integer({ min: 0, max: 2 }), price: fc.integer({ min: 40, max: 50 }), lots: fc.integer({ min: 1, max: 3 }) });
+    fc.assert(fc.property(fc.array(makerArb, { minLength: 2, maxLength: 12 }), fc.integer({ min: 1, max: 11 }), (makers, capSeed) => {
+      const cap = 1 + (capSeed % (makers.length - 1)); // below the makers' number: the cap is reached
+      const engine = new Engine({ marketId: 'c', maxMakersPerTaker: cap });
+      makers.forEach((m, i) => engine.place(order({
+        hash: `s${i}`, maker: [ALICE, CAROL, DAVE][m.wallet], side: 'SELL', outcome: 1, price: m.price, size: BigInt(m.lots) * 100_000n,
+      }), 100));
+      // Price first, then arrival: the order the book serves them in.
+      const queue = makers.map((m, i) => ({ hash: `s${i}`, price: m.price, i })).sort((a, b) => a.price - b.price || a.i - b.i).map((m) => m.hash);
+      const total = makers.reduce((sum, m) => sum + BigInt(m.lots) * 100_000n, 0n);
+      const events = engine.place(order({ hash: 't', maker: BOB, side: 'BUY', outcome: 1, price: 50, size: total + 100_000n }), 101);
+      engine.assertInvariants();
+      expect(events.flatMap((e) => (e.type === 'TRADE' ? [e.maker.orderHash] : []))).toEqual(queue.slice(0, cap));
+      const taken = queue.slice(0, cap).reduce((sum, h) => sum + BigInt(makers[Number(h.slice(1))].lots) * 100_000n, 0n);
+      expect(events.find((e) => e.type === 'ORDER_CANCELLED')).toMatchObject({ orderHash: 't', reason: 'MAX_MAKERS_REACHED', filled: taken, remaining: total + 100_000n - taken });
+      expect(engine.restingHashes().sort()).toEqual(queue.slice(cap).sort());
+    }), { numRuns: 200 });
   });
 });

@@ -1,4 +1,4 @@
-import { Engine, EngineError, LOT_SIZE, signedAmounts, ZERO_ADDRESS, type EngineEvent } from '../../src/engine';
+import { Engine, EngineError, LOT_SIZE, MAX_MAKERS_PER_TAKER, signedAmounts, ZERO_ADDRESS, type EngineEvent } from '../../src/engine';
 import { ALICE, BOB, CAROL, DAVE, buyNo, buyYes, order, seed, sellNo, sellYes, shares, strip, typesOf, withUnits } from './engine-fixtures';
 
 const buyYesUnits = withUnits('BUY', 1);
@@ -282,6 +282,64 @@ describe('lots and dust (sizes that are not whole lots)', () => {
     o.status = 'PARTIALLY_FILLED';
     engine.asks.level(50)!.total = 5n;
     expectEngineError(() => engine.assertInvariants(), 'INVARIANT_VIOLATED');
+  });
+});
+
+describe('makers per taker', () => {
+  const capped = (cap: number) => new Engine({ marketId: 'm', maxMakersPerTaker: cap });
+  const tradesOf = (events: EngineEvent[]) => events.filter((e) => e.type === 'TRADE');
+
+  it('when a LIMIT order takes the cap of makers and still crosses, then its remainder is cancelled MAX_MAKERS_REACHED (never rests crossed) and the untaken makers keep their place', () => {
+    const engine = capped(3);
+    seed(engine, [sellYes('a', ALICE, 50, 1), sellYes('b', CAROL, 50, 1), sellYes('c', DAVE, 51, 1), sellYes('d', ALICE, 51, 1), sellYes('e', CAROL, 52, 1)]);
+    const events = step(engine, engine.place(buyYes('t', BOB, 52, 5), 101));
+    expect(tradesOf(events).map((e) => e.type === 'TRADE' && e.maker.orderHash)).toEqual(['a', 'b', 'c']);
+    expect(strip(events).find((e) => e.type === 'ORDER_CANCELLED')).toEqual({
+      type: 'ORDER_CANCELLED', orderHash: 't', reason: 'MAX_MAKERS_REACHED', status: 'CANCELLED', remaining: shares(2), filled: shares(3),
+    });
+    expect(engine.order('t')).toBeUndefined();
+    expect(engine.restingHashes()).toEqual(['d', 'e']);
+    expect(engine.depth()).toMatchObject({ bids: [], asks: [{ price: 51, remaining: shares(1) }, { price: 52, remaining: shares(1) }] });
+  });
+
+  it('when an order fills whole on exactly the cap of makers, or stops crossing there, then it ends MATCHED or rests as usual', () => {
+    const engine = capped(2);
+    seed(engine, [sellYes('a', ALICE, 50, 1), sellYes('b', CAROL, 50, 1), sellYes('c', DAVE, 55, 1)]);
+    expect(strip(step(engine, engine.place(buyYes('t1', BOB, 50, 2), 101))).at(-2)).toMatchObject({ orderHash: 't1', status: 'MATCHED' });
+    seed(engine, [sellYes('a2', ALICE, 50, 1), sellYes('b2', CAROL, 50, 1)]);
+    const events = step(engine, engine.place(buyYes('t2', BOB, 50, 5), 102));
+    expect(tradesOf(events)).toHaveLength(2);
+    expect(engine.order('t2')).toMatchObject({ status: 'PARTIALLY_FILLED', remaining: shares(3) });
+  });
+
+  it('when a MARKET order reaches the cap, then its remainder is cancelled with MAX_MAKERS_REACHED rather than MARKET_REMAINDER', () => {
+    const engine = capped(1);
+    seed(engine, [sellYes('a', ALICE, 50, 1), sellYes('b', CAROL, 50, 1)]);
+    const events = step(engine, engine.place(buyYes('m', BOB, 60, 2, { orderType: 'MARKET' }), 101));
+    expect(strip(events).find((e) => e.type === 'ORDER_CANCELLED')).toMatchObject({ orderHash: 'm', reason: 'MAX_MAKERS_REACHED', filled: shares(1) });
+  });
+
+  it('when the taker meets its own resting orders or expired ones on the way, then those leave the book without counting toward the cap', () => {
+    const engine = capped(2);
+    seed(engine, [sellYes('own', BOB, 50, 1), sellYes('old', ALICE, 50, 1, { orderType: 'GTD', expiration: 101 }), sellYes('a', CAROL, 50, 1), sellYes('b', DAVE, 51, 1)]);
+    const events = step(engine, engine.place(buyYes('t', BOB, 51, 2), 101));
+    expect(events.flatMap((e) => (e.type === 'BOOK_LEVEL_CHANGED' ? [] : [[e.type, e.type === 'TRADE' ? e.maker.orderHash : e.orderHash]]))).toEqual([
+      ['ORDER_CANCELLED', 'own'], ['ORDER_EXPIRED', 'old'], ['TRADE', 'a'], ['ORDER_UPDATED', 'a'], ['TRADE', 'b'], ['ORDER_UPDATED', 'b'], ['ORDER_UPDATED', 't'],
+    ]);
+  });
+
+  it('when no cap is given, then an order takes MAX_MAKERS_PER_TAKER makers at most, and a restored engine keeps the cap it is given', () => {
+    const engine = newEngine();
+    seed(engine, Array.from({ length: MAX_MAKERS_PER_TAKER + 1 }, (_, i) => sellYes(`s${i}`, i % 2 ? ALICE : CAROL, 50, 1)));
+    const copy = Engine.restore(engine.snapshot(), { maxMakersPerTaker: 2 });
+    expect(tradesOf(engine.place(buyYes('t', BOB, 50, MAX_MAKERS_PER_TAKER + 1), 101))).toHaveLength(MAX_MAKERS_PER_TAKER);
+    expect(engine.restingHashes()).toEqual([`s${MAX_MAKERS_PER_TAKER}`]);
+    expect(tradesOf(copy.place(buyYes('t', BOB, 50, 5), 101))).toHaveLength(2);
+    expect(tradesOf(Engine.restore(copy.snapshot(), { maxMakersPerTaker: Number.POSITIVE_INFINITY }).place(buyYes('u', DAVE, 50, 70), 102))).toHaveLength(MAX_MAKERS_PER_TAKER - 1);
+  });
+
+  it('when the cap is not a positive integer or Infinity, then the engine refuses it', () => {
+    for (const cap of [0, -1, 1.5, Number.NaN]) expectEngineError(() => capped(cap), 'INVALID_ORDER');
   });
 });
 

@@ -2,6 +2,7 @@ import { temporal } from '@temporalio/proto';
 import { cancelOrdersUpdate, marketDepthQuery, marketViewQuery, MAX_CANCEL_HASHES } from '../../workflows/definitions';
 import { marketWorkflowId } from '../../src/matching/market-ids';
 import { MAX_PLACE_BATCH_WIDE } from '../../workflows/market.workflow';
+import { MAX_MAKERS_PER_TAKER } from '../../src/engine';
 import type { MarketRecord } from '../../src/db/models';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { createWorkflowMarketStatusChanger } from '../../src/temporal/market-status-changer';
@@ -273,6 +274,36 @@ describe('market workflow', () => {
     for (const r of rows) perStep.set(r.book_added_at!.getTime(), (perStep.get(r.book_added_at!.getTime()) ?? 0) + 1);
     expect([...perStep.values()].sort((a, b) => b - a)).toEqual([MAX_PLACE_BATCH_WIDE, 450 - MAX_PLACE_BATCH_WIDE]);
     await saveHistory(h, marketWorkflowId(market), 'market-wide-batch.json');
+  }, 90_000);
+
+  test('when a buy crosses more resting sells than one settlement may carry, then it trades with MAX_MAKERS_PER_TAKER of them, its remainder is cancelled MAX_MAKERS_REACHED, and the match settles in one group', async () => {
+    h.chain.hold = false; // an earlier test may have left receipts held
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const sellers = [wallet(), wallet(), wallet()];
+    const n = MAX_MAKERS_PER_TAKER + 2;
+    const sells = await persist(db(), market, Array.from({ length: n }, (_, i) => ({ wallet: sellers[i % 3], side: 'SELL' as const, price: 50, size: '1' })));
+    await matcher.submit(market, sells.map((o) => o.order_hash));
+    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'OPEN', handoff: 'ACCEPTED' })) === n, 30_000, 'sells resting');
+    const [buy] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 50, size: String(n) }]);
+    await matcher.submit(market, [buy.order_hash]);
+    const b = await eventually(async () => {
+      const o = await order(buy.order_hash);
+      return o?.status === 'CANCELLED' ? o : null;
+    }, 30_000, 'buy ended');
+    expect(b).toMatchObject({ cancel_reason: 'MAX_MAKERS_REACHED', filled_units: (BigInt(MAX_MAKERS_PER_TAKER) * SHARE).toString(), remaining_size: '2' });
+    // The two youngest sells were not reached: they still rest whole, and the book does not cross.
+    const open = await h.collections.orders.find({ condition_id: market.condition_id, side: 'SELL', status: 'OPEN' }).toArray();
+    expect(open.map((o) => o.order_hash).sort()).toEqual(sells.slice(MAX_MAKERS_PER_TAKER).map((o) => o.order_hash).sort());
+    const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
+    expect(view.resting).toBe(2);
+    // One match for the taker: all its fills settle in one transaction, the buy's hold goes to 0.
+    await eventually(async () => (await h.collections.fills.countDocuments({ order_hash: buy.order_hash, settlement_status: 'CONFIRMED' })) === MAX_MAKERS_PER_TAKER, 30_000, 'settled');
+    const fills = await h.collections.fills.find({ order_hash: buy.order_hash }).toArray();
+    expect(new Set(fills.map((f) => f.tx_hash)).size).toBe(1);
+    await eventually(async () => (await order(buy.order_hash))?.reserved_units === '0', 20_000, 'hold released');
+    expect((await order(buy.order_hash))?.status).toBe('CANCELLED');
+    await saveHistory(h, marketWorkflowId(market), 'market-makers-cap.json');
   }, 90_000);
 
   test('when a persisted order is malformed or breaks the engine rules, then it ends MATCH_FAILED and the market keeps going', async () => {
