@@ -16,6 +16,7 @@ export interface HandoffMarker {
   chain_id: number;
   condition_id: string;
   market_key: string;
+  /** When the API wrote it, by its clock; the sweeper ages markers by its own sightings (marker-sightings.ts). */
   created_at: Date;
 }
 

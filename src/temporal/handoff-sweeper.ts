@@ -7,14 +7,17 @@
 import type { MarketMatcher } from '../contracts/market-matcher';
 import type { Logger } from '../logging/logger';
 import type { MatchingCollections } from '../matching/collections';
+import { MarkerSightings } from './marker-sightings';
 import { ResendSchedule } from './resend-schedule';
 
 export interface HandoffSweeperOptions {
   collections: MatchingCollections;
   matcher: MarketMatcher;
   logger: Logger;
-  /** Orders younger than this are still in their normal hand-off; default 2000 ms. */
+  /** Markers seen for less than this are still in their normal hand-off; default 2000 ms. */
   olderThanMs?: number;
+  /** A marker whose order never appeared is dropped once seen for this long; default ORPHAN_MARKER_MS. */
+  orphanAfterMs?: number;
   intervalMs?: number;
   /** Orders per sweep. */
   limit?: number;
@@ -22,7 +25,7 @@ export interface HandoffSweeperOptions {
   maxResendMs?: number;
 }
 
-/** A marker whose order never appeared is dropped after this (the placing request died in between). */
+/** A marker whose order never appeared is dropped once seen for this long (the placing request died in between). */
 export const ORPHAN_MARKER_MS = 60_000;
 
 export interface HandoffSweeper {
@@ -34,18 +37,21 @@ export interface HandoffSweeper {
 export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSweeper {
   const { collections: c, matcher, logger } = options;
   const olderThanMs = options.olderThanMs ?? 2_000;
+  const orphanAfterMs = options.orphanAfterMs ?? ORPHAN_MARKER_MS;
   const limit = options.limit ?? 2_000;
+  // Markers age from this process's first sight of them, by its own clock (marker-sightings.ts).
+  const sightings = new MarkerSightings();
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   // An order not taken is sent again once it is 2 s old, then 4 s, 8 s, ... after the send before, at most every 30 s.
   const schedule = new ResendSchedule(olderThanMs, options.maxResendMs ?? 30_000);
   /**
-   * Where the next pass goes on (the last marker of a full page), or undefined: from the oldest.
+   * Where the next pass goes on (the last `_id` of a full page), or undefined: from the first.
    * Each pass reads one page after the one before, wrapping around, so that more than a page of
    * markers that stay (a market stuck or far behind) cannot hide newer lost hand-offs of other
    * markets: every marker is looked at within (markers / limit) passes.
    */
-  let after: { at: Date; id: string } | undefined;
+  let after: string | undefined;
 
   /** Hands the given orders over again, per market. */
   async function resubmit(rows: { order_hash: string; chain_id: number; condition_id: string; market_key: string }[]): Promise<void> {
@@ -62,35 +68,34 @@ export function startHandoffSweeper(options: HandoffSweeperOptions): HandoffSwee
   }
 
   /**
-   * One pass over the hand-off markers older than the cutoff: orders still PENDING are handed over
-   * again when their schedule says so; markers of orders that were taken (or ended), or whose
-   * order never got written, go. Resolves with the number of orders handed over.
+   * One pass over a page of hand-off markers: orders still PENDING whose markers this process has
+   * seen for `olderThanMs` are handed over again when their schedule says so; markers of orders
+   * that were taken (or ended), or whose order never got written, go. Resolves with the number of
+   * orders handed over.
    */
   async function sweepOnce(): Promise<number> {
-    const cutoff = new Date(Date.now() - olderThanMs);
     const from = after;
-    const page = from
-      ? { created_at: { $lt: cutoff }, $or: [{ created_at: { $gt: from.at } }, { created_at: from.at, _id: { $gt: from.id } }] }
-      : { created_at: { $lt: cutoff } };
-    const markers = await c.handoffs.find(page).sort({ created_at: 1, _id: 1 }).limit(limit).toArray();
-    const last = markers[markers.length - 1];
-    after = markers.length === limit ? { at: last.created_at, id: last._id } : undefined;
-    if (markers.length === 0) {
-      if (!from) schedule.keepOnly(new Set());
+    const markers = await c.handoffs.find(from === undefined ? {} : { _id: { $gt: from } }, { projection: { _id: 1 } })
+      .sort({ _id: 1 }).limit(limit).toArray();
+    const full = markers.length === limit;
+    after = full ? markers[markers.length - 1]._id : undefined;
+    const now = Date.now();
+    sightings.see(markers.map((m) => m._id), now, { after: from, upTo: full ? after : undefined });
+    const aged = markers.filter((m) => sightings.ageOf(m._id, now) >= olderThanMs);
+    if (aged.length === 0) {
+      if (!from && !full) schedule.keepOnly(new Set());
       return 0;
     }
-    const orders = await c.orders.find({ _id: { $in: markers.map((m) => m._id) } }, { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1, handoff: 1, status: 1 } }).toArray();
+    const orders = await c.orders.find({ _id: { $in: aged.map((m) => m._id) } }, { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1, handoff: 1, status: 1 } }).toArray();
     const byHash = new Map(orders.map((o) => [o.order_hash, o]));
     const pending = orders.filter((o) => o.handoff === 'PENDING' && o.status === 'OPEN');
     const lostHashes = new Set(pending.map((o) => o.order_hash));
-    const now = Date.now();
     // Every marker is in this page: the schedule forgets the orders whose markers went.
-    if (!from && markers.length < limit) schedule.keepOnly(lostHashes);
+    if (!from && !full) schedule.keepOnly(lostHashes);
     const lost = pending.filter((o) => schedule.due(o.order_hash, now));
     for (const o of lost) schedule.sent(o.order_hash, now);
-    const orphanCutoff = now - ORPHAN_MARKER_MS;
-    const done = markers.filter((m) => {
-      if (!byHash.has(m._id)) return m.created_at.getTime() < orphanCutoff; // the order was never written (API died between)
+    const done = aged.filter((m) => {
+      if (!byHash.has(m._id)) return sightings.ageOf(m._id, now) >= orphanAfterMs; // the order was never written (API died between)
       return !lostHashes.has(m._id);
     });
     await resubmit(lost);

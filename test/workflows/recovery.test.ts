@@ -9,7 +9,9 @@ import { ORPHAN_MARKER_MS, startHandoffSweeper } from '../../src/temporal/handof
 import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, saveHistory, insertMarket, logger, newMarket, persist, wallet, type Harness } from './market-harness';
+import { createHarness, eventually, saveHistory, insertMarket, logger, newMarket, orderRecord, persist, wallet, type Harness } from './market-harness';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('matching recovery', () => {
   const { db } = useTestDatabase('rec');
@@ -99,15 +101,18 @@ describe('matching recovery', () => {
     const matcher = createMarketMatcherClient(h.client, taskQueue);
     const market = newMarket();
     await insertMarket(db(), market);
-    const old = new Date(Date.now() - 5_000);
     const lost = await persist(db(), market, [
-      { wallet: wallet(), side: 'BUY', price: 50, size: '1', createdAt: old },
-      { wallet: wallet(), side: 'SELL', price: 50, size: '1', createdAt: old },
+      { wallet: wallet(), side: 'BUY', price: 50, size: '1' },
+      { wallet: wallet(), side: 'SELL', price: 50, size: '1' },
     ]);
-    const [fresh] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 10, size: '1' }]);
-    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000 });
+    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000, olderThanMs: 500 });
+    let fresh: OrderRecord | undefined;
     try {
-      // The fresh order is still within its normal hand-off window: only the old ones are swept.
+      // First seen now: still within their normal hand-off window.
+      expect(await sweeper.sweepOnce()).toBe(0);
+      [fresh] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 10, size: '1' }]);
+      await sleep(600);
+      // The fresh order was first seen by this pass: only the two seen 600 ms ago are swept.
       const swept = await sweeper.sweepOnce();
       expect(swept).toBeGreaterThanOrEqual(2);
       await eventually(async () => (await h.collections.orders.findOne({ order_hash: lost[1].order_hash }))?.status === 'MATCHED', 20_000, 'swept orders matched');
@@ -119,6 +124,11 @@ describe('matching recovery', () => {
       expect(await h.collections.handoffs.countDocuments({ _id: fresh.order_hash })).toBe(1);
     } finally {
       await sweeper.stop();
+      // The other tests' sweeps see every marker of this database: the fresh order must not stay lost.
+      if (fresh) {
+        await h.collections.handoffs.deleteOne({ _id: fresh.order_hash });
+        await h.collections.orders.deleteOne({ _id: fresh.order_hash });
+      }
     }
   });
 
@@ -127,11 +137,13 @@ describe('matching recovery', () => {
     const matcher = createMarketMatcherClient(h.client, uniqueTaskQueue('idle'));
     const market = newMarket();
     await insertMarket(db(), market);
-    const [order] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 50, size: '1', createdAt: new Date(Date.now() - 5_000) }]);
-    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000 });
+    const [order] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 50, size: '1' }]);
+    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000, olderThanMs: 1_000 });
     try {
+      expect(await sweeper.sweepOnce()).toBe(0);
+      await sleep(1_100);
       expect(await sweeper.sweepOnce()).toBe(1);
-      // The next hand-off of the same order is 4 s later, however often the sweeper runs.
+      // The next hand-off of the same order is 2 s later, however often the sweeper runs.
       expect(await sweeper.sweepOnce()).toBe(0);
       expect(await sweeper.sweepOnce()).toBe(0);
       expect(await h.collections.handoffs.countDocuments({ _id: order.order_hash })).toBe(1);
@@ -154,7 +166,7 @@ describe('matching recovery', () => {
     // A matcher that takes nothing: every marker stays, as a stuck market's do.
     const submitted: string[] = [];
     const matcher = { submit: (_market: MarketRef, hashes: string[]) => Promise.resolve(void submitted.push(...hashes)) } as unknown as MarketMatcher;
-    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000, limit: 2 });
+    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000, limit: 2, olderThanMs: 0 });
     try {
       for (let pass = 0; pass < 10 && !submitted.includes(lost.order_hash); pass++) await sweeper.sweepOnce();
       expect(submitted).toContain(lost.order_hash);
@@ -166,22 +178,59 @@ describe('matching recovery', () => {
     }
   });
 
-  test('when a hand-off marker has no order, then the sweeper keeps it for a minute and then drops it', async () => {
+  const markerOf = (market: MarketRef, hash: string, createdAt: Date) => ({
+    order_hash: hash, chain_id: market.chain_id, condition_id: market.condition_id, market_key: marketKeyOf(market), created_at: createdAt,
+  });
+
+  test('when a hand-off marker has no order, then the sweeper keeps it for orphanAfterMs (a minute by default) after first seeing it, and then drops it', async () => {
+    expect(ORPHAN_MARKER_MS).toBe(60_000);
     const matcher = createMarketMatcherClient(h.client, taskQueue);
     const market = newMarket();
-    const marker = (hash: string, ageMs: number) => ({
-      order_hash: hash, chain_id: market.chain_id, condition_id: market.condition_id, market_key: marketKeyOf(market), created_at: new Date(Date.now() - ageMs),
-    });
-    const recent = `0x${'a1'.repeat(32)}`;
     const orphan = `0x${'b2'.repeat(32)}`;
-    await markHandoffs(h.collections.handoffs, [marker(recent, 5_000), marker(orphan, ORPHAN_MARKER_MS + 1_000)]);
-    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000 });
+    const recent = `0x${'a1'.repeat(32)}`;
+    await markHandoffs(h.collections.handoffs, [markerOf(market, orphan, new Date())]);
+    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000, olderThanMs: 0, orphanAfterMs: 500 });
     try {
+      expect(await sweeper.sweepOnce()).toBe(0);
+      expect(await h.collections.handoffs.countDocuments({ _id: orphan })).toBe(1);
+      await sleep(600);
+      await markHandoffs(h.collections.handoffs, [markerOf(market, recent, new Date())]);
       expect(await sweeper.sweepOnce()).toBe(0);
       expect(await h.collections.handoffs.countDocuments({ _id: recent })).toBe(1);
       expect(await h.collections.handoffs.countDocuments({ _id: orphan })).toBe(0);
     } finally {
       await sweeper.stop();
+      await h.collections.handoffs.deleteOne({ _id: recent });
+    }
+  });
+
+  test('when the API machine clock is far from the worker clock, then markers age by the sweeper clock: a lost hand-off stamped 10 min ahead is handed over olderThanMs after it is first seen, and the marker of an order still being written, stamped 10 min behind, is not dropped as an orphan', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const submitted: string[] = [];
+    const matcher = { submit: (_market: MarketRef, hashes: string[]) => Promise.resolve(void submitted.push(...hashes)) } as unknown as MarketMatcher;
+    const minutes10 = 10 * 60_000;
+    // An API machine 10 min ahead: its persisted order's marker says it is from the future.
+    const [ahead] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 40, size: '1', createdAt: new Date(Date.now() + minutes10) }]);
+    // One 10 min behind, between writing its marker and its order: the marker looks ancient.
+    const [behind] = [orderRecord(market, { wallet: wallet(), side: 'BUY', price: 41, size: '1', createdAt: new Date(Date.now() - minutes10) })];
+    await markHandoffs(h.collections.handoffs, [behind]);
+    const sweeper = startHandoffSweeper({ collections: h.collections, matcher, logger, intervalMs: 60_000, olderThanMs: 300, orphanAfterMs: 5_000 });
+    try {
+      await sweeper.sweepOnce();
+      // Stamped long ago, but just seen: neither handed over nor dropped (before: dropped as an orphan here).
+      expect(await h.collections.handoffs.countDocuments({ _id: behind.order_hash })).toBe(1);
+      await h.collections.orders.insertOne({ _id: behind.order_hash, ...behind });
+      expect(submitted).toEqual([]);
+      await sleep(400);
+      await sweeper.sweepOnce();
+      // Both handed over 300 ms after first sight (before: the one from the future waited 10 min).
+      expect(submitted.filter((hash) => hash === ahead.order_hash || hash === behind.order_hash).sort()).toEqual([ahead.order_hash, behind.order_hash].sort());
+    } finally {
+      await sweeper.stop();
+      const hashes = [ahead.order_hash, behind.order_hash];
+      await h.collections.handoffs.deleteMany({ _id: { $in: hashes } });
+      await h.collections.orders.deleteMany({ _id: { $in: hashes } });
     }
   });
 
