@@ -13,6 +13,7 @@ import { NO_STEP_PRIORITY, type StepPriority } from '../src/matching/step-priori
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { fillIdOf, fillIdsOf, type MarketRef } from '../src/matching/market-ids';
 import type { SettlementGroup } from '../src/matching/payloads';
+import type { OrderRecord } from '../src/contracts/order-record';
 import { presentFill, presentOrder, presentSettledTrade } from '../src/matching/present';
 import {
   SettlementChainError, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade, type SubmitOptions,
@@ -63,6 +64,8 @@ interface FillStatusWrite {
   passedThrough?: FillStatus[];
 }
 const FINAL: FillStatus[] = ['CONFIRMED', 'FAILED'];
+/** The exchange's reason for a match with an order past its expiration at the block's time. */
+const EXPIRED_REASON = 'Exchange: order expired';
 /** Filter of fills and trade rows not final yet: a final status is never written over. */
 const NOT_FINAL = { settlement_status: { $nin: FINAL } };
 /** Statuses of a fill whose transfers are on chain. */
@@ -111,7 +114,7 @@ export function createSettlementActivities({
    * node could not be asked for its transaction. The workflow does not count such a round as a
    * send (a group must not end FAILED while its match may be on chain).
    */
-  type SendOutcome = { ok: true; txHash: string } | { ok: false; transient: boolean; message: string; unknown?: true };
+  type SendOutcome = { ok: true; txHash: string } | { ok: false; transient: boolean; message: string; unknown?: true; expiredTradeIds?: string[] };
 
   /** The settlement trades of the given groups, read with one query per collection. */
   async function tradesOf(groups: SettlementGroup[]): Promise<Map<string, SettlementTrade[] | string>> {
@@ -199,11 +202,43 @@ export function createSettlementActivities({
    * before the first send too (a batch found again: an earlier child may have sent it).
    */
   async function sendSettlements(q: SendQuery): Promise<Record<string, SendOutcome>> {
-    return (await sendGroups(q)).outcomes;
+    const { outcomes, trades } = await sendGroups(q);
+    await nameExpiredMakers(q.market, outcomes, trades);
+    return outcomes;
+  }
+
+  /**
+   * Groups refused because orders of theirs expired on chain since they matched (the engine
+   * matches an order until its expiration second, the exchange refuses it from that second on, by
+   * the block's clock): the trades of the makers that the chain's clock holds expired, so that the
+   * workflow fails those alone and sends the rest again. A group whose taker expired, or all of
+   * whose makers did, stays refused whole. When the chain cannot tell its time, the group goes
+   * round again (a counted send) to be looked at then.
+   */
+  async function nameExpiredMakers(market: MarketRef, outcomes: Record<string, SendOutcome>, trades: Map<string, SettlementTrade[] | string>): Promise<void> {
+    const refused = Object.entries(outcomes).filter(([, o]) => !o.ok && !o.transient && o.message.includes(EXPIRED_REASON));
+    if (refused.length === 0) return;
+    let now: number;
+    try {
+      now = await chain.chainTime(market.chain_id);
+    } catch (error) {
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'chain time unknown: expired matches go round again');
+      for (const [batchId, outcome] of refused) outcomes[batchId] = { ...outcome, transient: true } as SendOutcome;
+      return;
+    }
+    const expired = (o: OrderRecord) => o.expiration !== '0' && Number(o.expiration) <= now;
+    for (const [batchId, outcome] of refused) {
+      const list = trades.get(batchId);
+      if (!list || typeof list === 'string' || expired(list[0].taker.order)) continue;
+      const ids = list.filter((t) => expired(t.maker.order)).map((t) => t.tradeId);
+      if (ids.length > 0 && ids.length < list.length) outcomes[batchId] = { ...outcome, expiredTradeIds: ids } as SendOutcome;
+    }
   }
 
   /** `sendSettlements`, also answering each group's taker order; `together`: many groups per transaction. */
-  async function sendGroups(q: SendQuery, options: SubmitOptions = {}): Promise<{ outcomes: Record<string, SendOutcome>; takerOf: Map<string, string>; exchange: string }> {
+  async function sendGroups(q: SendQuery, options: SubmitOptions = {}): Promise<{
+    outcomes: Record<string, SendOutcome>; takerOf: Map<string, string>; exchange: string; trades: Map<string, SettlementTrade[] | string>;
+  }> {
     const [trades, exchange] = await Promise.all([tradesOf(q.groups), exchangeOf(q.market)]);
     const takerOf = new Map<string, string>();
     for (const [batchId, list] of trades) if (typeof list !== 'string') takerOf.set(batchId, list[0].taker.order.order_hash.toLowerCase());
@@ -224,7 +259,7 @@ export function createSettlementActivities({
           : await settledElsewhere(q.market, exchange, takerOf.get(batchId), failure(result, batchId, q.attempt), batchId, q.attempt);
       }));
     }
-    return { outcomes, takerOf, exchange };
+    return { outcomes, takerOf, exchange, trades };
   }
 
   /**
@@ -304,7 +339,7 @@ export function createSettlementActivities({
     // A first send goes out many groups per transaction (a chunk of matches costs one signature,
     // one block and one receipt), unchecked; a retry goes one transaction per group, each match run
     // first, so that a match that failed without a reason (out of gas) gets the node's estimate.
-    const { outcomes: sent, takerOf, exchange } = await sendGroups(q, { together: q.attempt === 1 });
+    const { outcomes: sent, takerOf, exchange, trades } = await sendGroups(q, { together: q.attempt === 1 });
     const txHashes = [...new Set(Object.values(sent).flatMap((o) => (o.ok ? [o.txHash] : [])))];
     // Waiting on a little for the confirmations (one block on the embedded chain, which mines an
     // empty one every second) takes the common path: no separate MINED write, no confirmation
@@ -318,6 +353,7 @@ export function createSettlementActivities({
     // A refused copy whose match an earlier transaction had settled: that transaction's receipt.
     const found = [...new Set(Object.values(sent).flatMap((o) => (o.ok && !(o.txHash in mined) ? [o.txHash] : [])))];
     if (found.length > 0) Object.assign(mined, await awaitMinedReceipts({ chainId: q.market.chain_id, txHashes: found }, confirmWaitMs));
+    await nameExpiredMakers(q.market, sent, trades);
     return { sent, receipts: verdictsOf(mined) };
   }
 

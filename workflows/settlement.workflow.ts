@@ -70,6 +70,16 @@ export const MAX_UNKNOWN_ROUNDS = 1_440;
  */
 export const BATCHED_SETTLEMENT = 'settlement-batched-activities';
 
+/**
+ * Patch id (workflow versioning): a group refused because some of its makers expired on chain
+ * since the match (`expiredTradeIds` in the send's outcome) fails those trades alone (fills FAILED,
+ * their orders MATCH_FAILED) and sends the rest again. The engine matches an order until its
+ * expiration second and the exchange refuses it from that second on, so a maker matched within a
+ * settlement delay of its expiration failed its whole group before: every other maker's fill with
+ * it. Runs recorded before ended such a group FAILED.
+ */
+export const SETTLEMENT_DROPS_EXPIRED = 'settlement-drops-expired-makers';
+
 export interface SettlementResult {
   status: 'CONFIRMED' | 'FAILED';
   txHash: string;
@@ -105,11 +115,15 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
   // A batch found again from its fills asks the chain before its first send too.
   const recheck = input.found ? { recheck: true } : {};
   const uncounted = patched(SETTLEMENT_UNKNOWN_UNCOUNTED);
+  const dropsExpired = patched(SETTLEMENT_DROPS_EXPIRED);
   /** Per group, the rounds whose outcome was unknown (no send made). */
   const unknownRounds = new Map<string, number>();
   for (let attempt = 1; pending.length > 0; attempt++) {
     const both = twoStages ? await waits.sendAndAwaitReceipts({ market: input.market, groups: pending, attempt, ...recheck }) : null;
     const sent = both?.sent ?? (await chain.sendSettlements({ market: input.market, groups: pending, attempt, ...recheck }));
+    // Trades whose makers expired on chain since the match: they fail alone, their groups go again without them.
+    const expired = dropsExpired ? withoutExpired(pending, sent) : { groups: pending, tradeIds: [] };
+    pending = expired.groups;
     const again: SettlementGroup[] = [];
     const failed: SettlementGroup[] = [];
     const txOf = (group: SettlementGroup) => {
@@ -137,6 +151,7 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
         unknownRounds.set(group.batchId, (unknownRounds.get(group.batchId) ?? 0) + 1);
         return 'unknown';
       }
+      if (outcome && !outcome.ok && dropsExpired && outcome.expiredTradeIds?.length) return 'retry';
       return outcome?.ok ? true : outcome && !outcome.transient ? 'final' : 'retry';
     });
     if (inFlight.length > 0) {
@@ -161,6 +176,10 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
         for (const group of confirmed) results.set(group.batchId, { status: 'CONFIRMED', txHash: txOf(group), attempts: attempt });
       }
     }
+    if (expired.tradeIds.length > 0) {
+      await db.markFillsOf({ groups: [{ tradeIds: expired.tradeIds, txHash: '' }], status: 'FAILED' });
+      await finishFailed(db, input, expired.tradeIds);
+    }
     if (failed.length > 0) {
       await db.markFillsOf({ groups: marks(failed), status: 'FAILED' });
       await finishFailed(db, input, failed.flatMap((group) => group.tradeIds));
@@ -173,6 +192,22 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
     pending = again;
   }
   return groups.map((group) => results.get(group.batchId)!);
+}
+
+/** The groups without the trades their send's outcome names as expired on chain, and those trades. */
+function withoutExpired(
+  groups: SettlementGroup[], sent: Record<string, { ok: boolean; expiredTradeIds?: string[] }>,
+): { groups: SettlementGroup[]; tradeIds: string[] } {
+  const tradeIds: string[] = [];
+  const kept = groups.map((group) => {
+    const outcome = sent[group.batchId];
+    const names = outcome && !outcome.ok ? outcome.expiredTradeIds : undefined;
+    if (!names?.length) return group;
+    const gone = new Set(names);
+    tradeIds.push(...group.tradeIds.filter((id) => gone.has(id)));
+    return { ...group, tradeIds: group.tradeIds.filter((id) => !gone.has(id)) };
+  });
+  return { groups: kept, tradeIds };
 }
 
 /** One `matchOrders` call (one taker order and its makers), retried as one. */

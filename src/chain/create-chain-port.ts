@@ -9,6 +9,7 @@ import type { SignedOrder } from '../signing';
 import type { ChainPortConfig } from './chain-config';
 import { createChainContext, type ChainContext } from './chain-context';
 import { getBlockNumber, getCancelAndNonceEvents, type CancelOrNonceEvent } from './cancel-and-nonce-events';
+import { latestBlockTime } from './latest-block-time';
 import { cancelOrderCalldata } from './cancel-order-calldata';
 import { prepareCondition, reportPayouts, type PreparedCondition } from './conditions';
 import { contractOrderHash, isValidContractSignature, makerNonce, orderStatus, type OnChainOrderStatus } from './exchange-reads';
@@ -46,6 +47,8 @@ export interface ChainPort {
   getReceiptState(hash: Hex): Promise<ReceiptState>;
   cancelOrderCalldata(order: SignedOrder): { to: Address; data: Hex; chain_id: number };
   getBlockNumber(): Promise<bigint>;
+  /** The latest block's timestamp, unix seconds (latest-block-time.ts). */
+  latestBlockTime(): Promise<number>;
   getCancelAndNonceEvents(fromBlock: bigint, toBlock: bigint): Promise<CancelOrNonceEvent[]>;
   prepareCondition(questionId: Hex): Promise<PreparedCondition>;
   reportPayouts(questionId: Hex, winningOutcome: 0 | 1): Promise<void>;
@@ -73,6 +76,7 @@ export function createChainPort(config: ChainPortConfig): ChainPort {
     getReceiptState: (hash) => getReceiptState(ctx, hash),
     cancelOrderCalldata: (order) => cancelOrderCalldata(config.addresses.exchange, config.chainId, order),
     getBlockNumber: () => getBlockNumber(ctx),
+    latestBlockTime: () => latestBlockTime(ctx),
     getCancelAndNonceEvents: (fromBlock, toBlock) => getCancelAndNonceEvents(ctx, fromBlock, toBlock),
     prepareCondition: (questionId) => prepareCondition(ctx, questionId),
     reportPayouts: (questionId, winningOutcome) => reportPayouts(ctx, questionId, winningOutcome),

@@ -67,6 +67,13 @@ export function createChainSettlement(portFor: (chainId: number) => ChainPort, r
         throw asSettlementError(error);
       }
     },
+    async chainTime(chainId) {
+      try {
+        return await portFor(chainId).latestBlockTime();
+      } catch (error) {
+        throw asSettlementError(error);
+      }
+    },
     async checkOrder(chainId, _exchange, order) {
       try {
         const port = portFor(chainId);

@@ -71,6 +71,8 @@ export interface SettlementChain {
   findMatchOfTaker(chainId: number, exchange: string, takerOrderHash: string): Promise<string | null>;
   /** Whether the order was cancelled on chain, or its nonce is below the maker's current nonce. */
   checkOrder(chainId: number, exchange: string, order: OrderRecord): Promise<{ cancelled: boolean; nonceBumped: boolean }>;
+  /** The chain's clock: the latest block's timestamp, unix seconds (what order expirations are compared with). */
+  chainTime(chainId: number): Promise<number>;
 }
 
 export class SettlementChainError extends Error {
@@ -97,4 +99,5 @@ export const UNCONFIGURED_CHAIN: SettlementChain = {
   getReceipt: () => Promise.resolve({ status: 'pending' }),
   findMatchOfTaker: () => Promise.resolve(null),
   checkOrder: () => Promise.resolve({ cancelled: false, nonceBumped: false }),
+  chainTime: () => Promise.resolve(Math.floor(Date.now() / 1000)),
 };

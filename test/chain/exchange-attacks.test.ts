@@ -3,6 +3,7 @@ import { encodeFunctionData } from 'viem';
 import { ChainRevertError, createChainPort, orderFillFor } from '../../src/chain';
 import { matchGasLimit } from '../../src/chain/submit-matches';
 import { collateralAbi, conditionalTokensAbi, contractWalletAbi, contractWalletBytecode, exchangeAbi } from '../../src/chain/generated';
+import { createChainSettlement } from '../../src/settlement/chain-settlement';
 import { orderDigest, signDigest } from '../../src/signing';
 import { E18, startFixture, withoutHash, type Fixture } from './chain-fixture';
 
@@ -191,6 +192,21 @@ describe('matchOrders refuses', () => {
     await fx.rpc('evm_increaseTime', [120]);
     await fx.rpc('evm_mine');
     await expectRevert(fx.match(taker, [maker], BUY_10, [SELL_10]), 'Exchange: order expired');
+  });
+
+  it('when a batch transaction carries a match whose maker expired, then its receipt refuses that taker with "order expired", and the settlement port\'s chain time is past the expiration (what settlement reads to fail only that maker)', async () => {
+    const settlement = createChainSettlement(() => fx.port, 0);
+    const before = await settlement.chainTime(fx.local.chainId);
+    expect(Math.abs(before - Date.now() / 1000)).toBeLessThan(3_600); // the chain's clock, near this machine's (earlier tests move it on)
+    const { taker, maker } = pair({ maker: { expiration: BigInt(before + 60) } });
+    await fx.rpc('evm_increaseTime', [120]);
+    await fx.rpc('evm_mine');
+    expect(await settlement.chainTime(fx.local.chainId)).toBeGreaterThanOrEqual(before + 120);
+    const [hash] = await fx.port.submitMatchBatches([{ taker: withoutHash(taker), makers: [withoutHash(maker)], takerFill: BUY_10, makerFills: [SELL_10] }]);
+    expect(typeof hash).toBe('string');
+    expect(await settlement.getReceipt(fx.local.chainId, hash as string)).toMatchObject({
+      status: 'success', matchedTakers: [], refusedTakers: [{ taker: taker.hash.toLowerCase(), reason: 'Exchange: order expired' }],
+    });
   });
 
   it('when the maker bumped its nonce, then its old orders fail with "invalid nonce" and new ones match', async () => {

@@ -145,6 +145,9 @@ const refusedHashPrefix = '0xdeadbeef';
 /** The hash of every batch transaction sent while `refuseBatchTransactions` (each reverts). */
 const revertedBatchHash = `0x${'ba'.repeat(32)}`;
 
+/** What the fake reads of an order. */
+type FakeOrder = { order_hash: string; expiration?: string };
+
 export class FakeChain implements SettlementChain {
   readonly requiredConfirmations = 1;
   readonly sent: { batchId: string; attempt: number; trades: number }[] = [];
@@ -178,9 +181,22 @@ export class FakeChain implements SettlementChain {
   private readonly receiptReads = new Map<string, number>();
   cancelledOnChain = new Set<string>();
 
-  submitMatch(batch: { batchId: string; attempt: number; trades: { taker: { order: { order_hash: string } } }[] }): Promise<string> {
+  /** Seconds the chain's clock (block timestamps) runs ahead of this machine's. */
+  clockAheadS = 0;
+
+  chainTime(): Promise<number> {
+    return Promise.resolve(Math.floor(Date.now() / 1000) + this.clockAheadS);
+  }
+
+  submitMatch(batch: { batchId: string; attempt: number; trades: { taker: { order: FakeOrder }; maker: { order: FakeOrder } }[] }): Promise<string> {
     this.sent.push({ batchId: batch.batchId, attempt: batch.attempt, trades: batch.trades.length });
     if (this.failAlways || batch.attempt <= this.failFirst) return Promise.reject(new SettlementChainError('nonce too low', true));
+    // The exchange refuses a match any of whose orders is past its expiration at the block's time.
+    const now = Math.floor(Date.now() / 1000) + this.clockAheadS;
+    const expired = (o: FakeOrder) => o.expiration !== undefined && o.expiration !== '0' && Number(o.expiration) <= now;
+    if (batch.trades.some((t) => expired(t.taker.order) || expired(t.maker.order))) {
+      return Promise.reject(new SettlementChainError('matchOrders reverted: Exchange: order expired', false));
+    }
     const taker = batch.trades[0].taker.order.order_hash;
     // The exchange records every taker it settled: a second match of a taker reverts.
     if (this.matchedTakers.has(taker)) return Promise.reject(new SettlementChainError('matchOrders reverted: Exchange: taker already matched', false));

@@ -156,6 +156,53 @@ describe('settlement and on-chain cancel workflows', () => {
     expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
   });
 
+  /** Two resting sells (the first GTD, expiring in 10 min) taken by one BUY 2; the chain's clock 20 min ahead, so the first is expired on chain. */
+  async function matchWithExpiredMaker(takerExpiration?: number) {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const now = Math.floor(Date.now() / 1000);
+    const [expiring, lasting, taker] = await persist(db(), market, [
+      { wallet: wallet(), side: 'SELL', price: 50, size: '1', expiration: now + 600 },
+      { wallet: wallet(), side: 'SELL', price: 51, size: '1' },
+      { wallet: wallet(), side: 'BUY', price: 52, size: '2', expiration: takerExpiration },
+    ]);
+    h.chain.clockAheadS = 1_200;
+    await matcher.submit(market, [expiring.order_hash, lasting.order_hash, taker.order_hash]);
+    const result = await (await startedSettlement(settlementWorkflowId(`${marketKeyOf(market)}:1`))).result();
+    return { market, expiring, lasting, taker, result };
+  }
+
+  test('when a group is refused because one of its makers expired on chain since the match, then that maker\'s trade fails alone (its fills FAILED, the maker and the taker MATCH_FAILED) and the other maker\'s trade settles in the next send', async () => {
+    try {
+      const { market, expiring, lasting, taker, result } = await matchWithExpiredMaker();
+      expect(result).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
+      const sends = h.chain.sent.filter((s) => s.batchId.startsWith(marketKeyOf(market)));
+      expect(sends.map((s) => [s.attempt, s.trades])).toEqual([[1, 2], [2, 1]]);
+      const statusOf = async (hash: string) => (await h.collections.fills.find({ order_hash: hash }).toArray()).map((f) => f.settlement_status);
+      expect(await statusOf(expiring.order_hash)).toEqual(['FAILED']);
+      expect(await statusOf(lasting.order_hash)).toEqual(['CONFIRMED']);
+      expect((await statusOf(taker.order_hash)).sort()).toEqual(['CONFIRMED', 'FAILED']);
+      expect(await order(lasting.order_hash)).toMatchObject({ status: 'FILLED', reserved_units: '0' });
+      expect(await order(expiring.order_hash)).toMatchObject({ status: 'MATCH_FAILED', reserved_units: '0' });
+      // A fill of the taker failed for good: MATCH_FAILED (decisions.md), its settled share kept, nothing held.
+      expect(await order(taker.order_hash)).toMatchObject({ status: 'MATCH_FAILED', reserved_units: '0', settled_units: (2n * 10n ** 18n).toString() });
+      await saveHistory(h, settlementWorkflowId(`${marketKeyOf(market)}:1`), 'settlement-drops-expired.json');
+    } finally {
+      h.chain.clockAheadS = 0;
+    }
+  });
+
+  test('when the refused group\'s taker itself expired on chain, then nothing of it can settle: the group ends FAILED at its first send, as before', async () => {
+    try {
+      const { market, taker, result } = await matchWithExpiredMaker(Math.floor(Date.now() / 1000) + 600);
+      expect(result).toMatchObject({ status: 'FAILED', attempts: 1 });
+      expect((await h.collections.fills.find({ condition_id: market.condition_id }).toArray()).map((f) => f.settlement_status)).toEqual(['FAILED', 'FAILED', 'FAILED', 'FAILED']);
+      expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
+    } finally {
+      h.chain.clockAheadS = 0;
+    }
+  });
+
   test('when a send is refused as "taker already matched" because an earlier transaction of the same match settled it (a copy sent while the first was pending), then the group takes that transaction: CONFIRMED, not FAILED', async () => {
     const { taker, settlementId } = await matchOne((orders) => h.chain.settledByEarlier.add(orders.taker.order_hash));
     const started = await startedSettlement(settlementId);
