@@ -19,6 +19,15 @@ export interface ApiKeyIdentity {
   wallet: string;
   keyId: string;
   permissions: ApiKeyPermission[];
+  /** When the key's current secret was issued: a regenerate changes it. */
+  secretIssuedAt: Date;
+}
+
+/** What the realtime gateway checks of the keys its connections were opened with. */
+export interface ApiKeyState {
+  key_id: string;
+  revoked: boolean;
+  secret_issued_at: Date;
 }
 
 export interface ApiKeyServiceDeps {
@@ -101,10 +110,17 @@ export function createApiKeyService(deps: ApiKeyServiceDeps) {
     const matches = digestsEqual(hash(secret), record?.secret_hash ?? DUMMY_HASH);
     if (!record || !matches) throw new AppError('AUTH_INVALID', 'Unknown API key or wrong secret');
     if (record.revoked_at) throw new AppError('AUTH_REVOKED');
-    return { wallet: record.wallet, keyId: record.key_id, permissions: record.permissions };
+    return { wallet: record.wallet, keyId: record.key_id, permissions: record.permissions, secretIssuedAt: record.secret_issued_at };
   }
 
-  return { create, list, revoke, regenerate, authenticate };
+  /** The states of the given keys (a deleted key is simply absent). */
+  async function states(keyIds: string[]): Promise<ApiKeyState[]> {
+    if (keyIds.length === 0) return [];
+    const rows = await deps.model.find({ key_id: { $in: keyIds } }, { key_id: 1, revoked_at: 1, secret_issued_at: 1 }).lean<ApiKeyRecord[]>().exec();
+    return rows.map((r) => ({ key_id: r.key_id, revoked: r.revoked_at !== null, secret_issued_at: r.secret_issued_at }));
+  }
+
+  return { create, list, revoke, regenerate, authenticate, states };
 }
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;

@@ -6,6 +6,8 @@ export interface AuthContext {
   wallet: string;
   via: 'jwt' | 'api_key';
   keyId?: string;
+  /** With `keyId`: when that key's current secret was issued (ws tokens carry it, see ws-tokens.ts). */
+  keySecretIssuedAt?: Date;
   /** A JWT user has every permission; an API key only its own. */
   permissions: ApiKeyPermission[];
 }

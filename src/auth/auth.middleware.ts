@@ -57,7 +57,7 @@ export function createAuthGuards(deps: AuthGuardDeps): AuthGuards {
     }
     const identity = await deps.apiKeys.authenticate(credentials.keyId, credentials.secret);
     deps.usage.mark(identity.keyId);
-    return { wallet: identity.wallet, via: 'api_key', keyId: identity.keyId, permissions: identity.permissions };
+    return { wallet: identity.wallet, via: 'api_key', keyId: identity.keyId, keySecretIssuedAt: identity.secretIssuedAt, permissions: identity.permissions };
   }
 
   const guard =

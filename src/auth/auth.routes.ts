@@ -39,7 +39,9 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
 
   router.post('/auth/ws-token', requireL2(), noQueryParams, async (req, res) => {
     noBody(req.body);
-    res.json(await issueWsToken(deps.wsTokens, authOf(req).wallet));
+    const auth = authOf(req);
+    const key = auth.keyId && auth.keySecretIssuedAt ? { id: auth.keyId, secretIssuedAt: auth.keySecretIssuedAt } : undefined;
+    res.json(await issueWsToken(deps.wsTokens, auth.wallet, key));
   });
 
   return router;

@@ -13,13 +13,25 @@ export interface WsTokenDeps {
   now?: () => Date;
 }
 
-/** Issues a single-use token for the realtime gateway, valid 60 s, bound to `wallet`. Only its hash is stored. */
-export async function issueWsToken(deps: WsTokenDeps, wallet: string): Promise<{ token: string; expires_in: number }> {
+/** The API key a token was issued with: its connection lives only while the key and that secret do. */
+export interface WsTokenKey {
+  id: string;
+  /** When the key's secret in use was issued (a regenerate changes it). */
+  secretIssuedAt: Date;
+}
+
+/**
+ * Issues a single-use token for the realtime gateway, valid 60 s, bound to `wallet` (and to `key`
+ * when an API key asked for it). Only its hash is stored.
+ */
+export async function issueWsToken(deps: WsTokenDeps, wallet: string, key?: WsTokenKey): Promise<{ token: string; expires_in: number }> {
   const at = deps.now?.() ?? new Date();
   const token = newSecret();
   await deps.model.create({
     token_hash: hashSecret(deps.pepper, token),
     wallet,
+    key_id: key?.id ?? null,
+    key_secret_issued_at: key?.secretIssuedAt ?? null,
     created_at: at,
     expires_at: new Date(at.getTime() + WS_TOKEN_TTL_SECONDS * 1000),
     used_at: null,
@@ -31,12 +43,14 @@ export async function issueWsToken(deps: WsTokenDeps, wallet: string): Promise<{
 }
 
 /**
- * Consumes a WebSocket token and returns its wallet; an unknown, used or expired token is
+ * Consumes a WebSocket token and returns its wallet (and the API key it was issued with, if any:
+ * the gateway closes the connection when that key is revoked or its secret regenerated); an
+ * unknown, used or expired token is
  * AUTH_INVALID. Single use across processes comes from a unique insert into `ws_token_uses`
  * (exactly one of several racing consumers can insert); the token row's used_at is then set for
  * the record. A use row outlives its token's 60 s, so a swept token can never be replayed.
  */
-export async function consumeWsToken(deps: WsTokenDeps, token: string): Promise<{ wallet: string }> {
+export async function consumeWsToken(deps: WsTokenDeps, token: string): Promise<{ wallet: string; key?: WsTokenKey }> {
   const invalid = () => new AppError('AUTH_INVALID', 'WebSocket token is unknown, used or expired');
   if (typeof token !== 'string' || token.length === 0 || token.length > 128) throw invalid();
   const at = deps.now?.() ?? new Date();
@@ -50,5 +64,5 @@ export async function consumeWsToken(deps: WsTokenDeps, token: string): Promise<
     throw error;
   }
   await deps.model.updateOne({ token_hash: tokenHash }, { $set: { used_at: at } }).exec();
-  return { wallet: row.wallet };
+  return row.key_id && row.key_secret_issued_at ? { wallet: row.wallet, key: { id: row.key_id, secretIssuedAt: row.key_secret_issued_at } } : { wallet: row.wallet };
 }

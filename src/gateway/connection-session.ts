@@ -246,8 +246,11 @@ export class ConnectionSession {
     for (const ticker of tickers) this.send('ticker', ticker);
   }
 
-  /** Drops what is queued (it is what made the socket slow), says why, and disconnects. */
-  private kill(code: string, message: string): void {
+  /**
+   * Drops what is queued (it is what made the socket slow, or what its credentials may no longer
+   * read), says why in `gateway_error`, and disconnects.
+   */
+  kill(code: string, message: string): void {
     if (this.closed) return;
     this.logger.warn({ socket: this.socket.id, wallet: this.wallet, buffered: this.buffered(), code }, 'closing realtime connection');
     const conn = this.socket.conn as unknown as { writeBuffer: unknown[]; packetsFn: unknown[] };

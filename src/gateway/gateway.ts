@@ -14,6 +14,7 @@ import { NodeRegistration, registerNode } from './node-registry';
 import { PushReceiver, PushReceiverOptions, startPushReceiver } from './push-receiver';
 import type { Fanout } from './realtime-publisher';
 import { SubscriptionMessage, validateSubscriptionMessage } from './subscription.schema';
+import { KeyStateReader, startKeyWatch, type KeyWatch } from './key-watch';
 import { identityOf, wsAuthMiddleware, WsTokenConsumer } from './ws-auth';
 
 export interface GatewayDeps {
@@ -34,6 +35,8 @@ export interface GatewayDeps {
   books?: BookSnapshotReader;
   /** Sees every event this process receives, before delivery (order entry's cache and hold hook). */
   onEvent?: (event: RealtimeEvent) => void;
+  /** src/auth's API key states: connections opened with a key end when it is revoked or regenerated (key-watch.ts). */
+  keyStates?: KeyStateReader;
 }
 
 export interface Gateway {
@@ -170,10 +173,15 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
   io.use(wsAuthMiddleware(deps.consumeWsToken, deps.logger));
   io.on('connection', onConnection);
   const source = await startEventSource(deps, dispatch);
+  const keyWatch: KeyWatch | undefined = deps.keyStates && startKeyWatch(() => [...sessions].flatMap((session) => {
+    const key = identityOf(session.socket).key;
+    return key ? [{ key, end: () => session.kill('AUTH_REVOKED', 'The API key this connection was opened with was revoked or its secret regenerated') }] : [];
+  }), deps.keyStates, limits.keyCheckMs, deps.logger);
 
   return {
     async close() {
       io.off('connection', onConnection);
+      await keyWatch?.stop();
       await source.close();
       // Say goodbye to every socket; peers that stopped reading would hold shutdown for 30 s (ws close timeout).
       const open = [...sessions];

@@ -25,6 +25,8 @@ export interface GatewayLimits {
   messageBurst: number;
   /** On shutdown, how long connections get to close cleanly before their transports are destroyed (default 1 s). */
   shutdownGraceMs: number;
+  /** How often the API keys of open connections are checked (default 2 s): a revoked key's connections end within it. */
+  keyCheckMs: number;
 }
 
 export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
@@ -37,6 +39,7 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
   messagesPerSecond: 20,
   messageBurst: 50,
   shutdownGraceMs: 1_000,
+  keyCheckMs: 2_000,
 };
 
 /** socket.io server options the gateway expects (pass to startApiServer's `socketOptions`). */

@@ -7,11 +7,19 @@ import type { Logger } from '../logging/logger';
  * Resolves the wallet, or rejects with AppError AUTH_INVALID for a used, expired or unknown token.
  * The real one is src/auth's `consumeWsToken`; the gateway only depends on this shape.
  */
-export type WsTokenConsumer = (token: string) => Promise<{ wallet: string }>;
+export type WsTokenConsumer = (token: string) => Promise<{ wallet: string; key?: ConnectionKey }>;
+
+/** The API key a connection's token was issued with, and when that key's secret then in use was issued. */
+export interface ConnectionKey {
+  id: string;
+  secretIssuedAt: Date;
+}
 
 export interface ConnectionIdentity {
   /** Lower-case wallet of an authenticated connection, null for a public one. */
   wallet: string | null;
+  /** Its API key (key-watch.ts ends the connection with the key); null for a public or JWT one. */
+  key: ConnectionKey | null;
 }
 
 /** The error socket.io hands the client as `connect_error`; `data` is `{code, message}`. */
@@ -40,13 +48,14 @@ export function tokenOf(socket: Pick<Socket, 'handshake'>): string | undefined {
 export function wsAuthMiddleware(consume: WsTokenConsumer, logger: Logger) {
   return (socket: Socket, next: (error?: Error) => void): void => {
     const token = tokenOf(socket);
-    const identity: ConnectionIdentity = { wallet: null };
+    const identity: ConnectionIdentity = { wallet: null, key: null };
     (socket.data as { identity?: ConnectionIdentity }).identity = identity;
     if (token === undefined) return next();
     if (token === '' || token.length > 512) return next(handshakeError('AUTH_INVALID', 'WebSocket token is invalid'));
     consume(token)
-      .then(({ wallet }) => {
+      .then(({ wallet, key }) => {
         identity.wallet = wallet.toLowerCase();
+        identity.key = key ?? null;
         next();
       })
       .catch((error: unknown) => {
@@ -58,5 +67,5 @@ export function wsAuthMiddleware(consume: WsTokenConsumer, logger: Logger) {
 }
 
 export function identityOf(socket: Socket): ConnectionIdentity {
-  return (socket.data as { identity?: ConnectionIdentity }).identity ?? { wallet: null };
+  return (socket.data as { identity?: ConnectionIdentity }).identity ?? { wallet: null, key: null };
 }

@@ -85,6 +85,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
         defaultChainId: config.CHAIN_ID,
         push: { host: config.HOST, port: config.REALTIME_PUSH_PORT, advertiseUrl: config.REALTIME_PUSH_URL },
         onEvent: createApiEventHook({ matcher, orders, logger }),
+        keyStates: (keyIds) => modules.apiKeys.states(keyIds),
       }),
     readiness: [
       { name: 'mongodb', check: () => pingDatabase(db) },

@@ -32,7 +32,7 @@ describe('API keys (L1 management, L2 use)', () => {
     check(issuedApiKeySchema)(res.body);
     expect(Buffer.from(res.body.secret, 'base64url')).toHaveLength(32);
     const me = await whoami(res.body.key_id, res.body.secret);
-    expect(me.body).toEqual({ wallet: WALLET_A, via: 'api_key', keyId: res.body.key_id, permissions: ['read'] });
+    expect(me.body).toEqual({ wallet: WALLET_A, via: 'api_key', keyId: res.body.key_id, keySecretIssuedAt: expect.any(String), permissions: ['read'] });
     const trade = await call(`${harness.url}/v1/test/whoami-trade`, { method: 'POST', headers: keyPair(res.body.key_id, res.body.secret) });
     expect(trade.status).toBe(403);
     expect(trade.body.code).toBe('FORBIDDEN');
@@ -143,14 +143,17 @@ describe('API keys (L1 management, L2 use)', () => {
     expect((await whoami(key.body.key_id, key.body.secret)).status).toBe(200);
   });
 
-  test("when wallet A's key is used, then it acts for A only: B's keys are invisible and its ws-token is bound to A", async () => {
+  test("when wallet A's key is used, then it acts for A only: B's keys are invisible and its ws-token is bound to A and to that key's secret", async () => {
     const key = await createKey(jwtA);
     const me = await whoami(key.body.key_id, key.body.secret);
     expect(me.body.wallet).toBe(WALLET_A);
     const token = await call(`${harness.url}/v1/auth/ws-token`, { method: 'POST', headers: keyPair(key.body.key_id, key.body.secret) });
     expect(token.status).toBe(200);
     const { consumeWsToken } = await import('../../src/auth/ws-tokens');
-    expect(await consumeWsToken(harness.modules.wsTokens, token.body.token)).toEqual({ wallet: WALLET_A });
+    const [record] = await harness.modules.apiKeys.states([key.body.key_id]);
+    expect(await consumeWsToken(harness.modules.wsTokens, token.body.token)).toEqual({
+      wallet: WALLET_A, key: { id: key.body.key_id, secretIssuedAt: record.secret_issued_at },
+    });
   });
 
   test('when the key id path parameter is malformed, then 422; when it is unknown, then 404', async () => {

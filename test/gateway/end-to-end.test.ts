@@ -13,6 +13,9 @@ import { useTestDatabase } from '../helpers/test-database';
 import { client, connected, logger, newPublisher, refused, request, seedMarket, wallet } from './gateway-harness';
 
 /** The API process as src/api/main.ts should wire it: REST auth routes and the gateway on one port. */
+/** How often the gateway checks its connections' API keys in these tests. */
+const KEY_CHECK_MS = 100;
+
 describe('realtime gateway end to end: POST /v1/auth/ws-token, the handshake and the example client', () => {
   const { db } = useTestDatabase('gw_e2e');
   let api: RunningApi;
@@ -27,7 +30,10 @@ describe('realtime gateway end to end: POST /v1/auth/ws-token, the handshake and
     api = await startApiServer({
       host: '127.0.0.1', port: 0, logger, readiness: [], v1Routers: buildV1Routers(modules),
       socketOptions: GATEWAY_SOCKET_OPTIONS,
-      attachGateway: (io) => attachGateway(io, { db: db(), logger, consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token) }),
+      attachGateway: (io) => attachGateway(io, {
+        db: db(), logger, consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token),
+        keyStates: (keyIds) => modules.apiKeys.states(keyIds), limits: { keyCheckMs: KEY_CHECK_MS },
+      }),
     });
   });
   afterEach(() => {
@@ -36,6 +42,55 @@ describe('realtime gateway end to end: POST /v1/auth/ws-token, the handshake and
   afterAll(async () => {
     await modules?.close();
     await api?.close();
+  });
+
+  /** A connected socket opened with a ws token issued under `headers`, with what it was told and whether it was dropped. */
+  async function userSocket(headers: Record<string, string>) {
+    const issued = await call(`${api.url}/v1/auth/ws-token`, { method: 'POST', headers });
+    expect(issued.status).toBe(200);
+    const socket = client(api, issued.body.token as string);
+    sockets.push(socket);
+    const seen = { errors: [] as { code: string }[], disconnected: false };
+    socket.on('gateway_error', (e: { code: string }) => seen.errors.push(e));
+    socket.on('disconnect', () => { seen.disconnected = true; });
+    await connected(socket);
+    expect(await request(socket, 'subscribe', { channel: 'user' })).toEqual({ ok: true });
+    return { socket, seen };
+  }
+
+  const until = async (check: () => boolean, ms: number) => {
+    const end = Date.now() + ms;
+    while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    return check();
+  };
+
+  it('when the API key a connection was opened with is revoked or its secret regenerated, then that connection is told AUTH_REVOKED and closed within the key check, and the wallet\'s other connections stay', async () => {
+    const owner = wallet();
+    const jwt = { authorization: `Bearer ${await signJwt(owner)}` };
+    const [revoked, regenerated, kept] = [await apiKeyFor(owner), await apiKeyFor(owner), await apiKeyFor(owner)];
+    const a = await userSocket(keyPair(revoked.key_id, revoked.secret));
+    const b = await userSocket(keyPair(regenerated.key_id, regenerated.secret));
+    const c = await userSocket(keyPair(kept.key_id, kept.secret));
+    const viaJwt = await userSocket(jwt);
+
+    expect((await call(`${api.url}/v1/auth/api-keys/${revoked.key_id}`, { method: 'DELETE', headers: jwt })).status).toBe(200);
+    expect(await until(() => a.seen.disconnected, 20 * KEY_CHECK_MS)).toBe(true);
+    expect(a.seen.errors).toEqual([expect.objectContaining({ code: 'AUTH_REVOKED' })]);
+
+    const fresh = await call(`${api.url}/v1/auth/api-keys/${regenerated.key_id}/regenerate`, { method: 'POST', headers: jwt });
+    expect(fresh.status).toBe(200);
+    expect(await until(() => b.seen.disconnected, 20 * KEY_CHECK_MS)).toBe(true);
+    expect(b.seen.errors).toEqual([expect.objectContaining({ code: 'AUTH_REVOKED' })]);
+    // A connection opened with the new secret lives on.
+    const renewed = await userSocket(keyPair(regenerated.key_id, fresh.body.secret as string));
+
+    await new Promise((r) => setTimeout(r, 3 * KEY_CHECK_MS));
+    for (const other of [c, viaJwt, renewed]) expect(other.seen).toEqual({ errors: [], disconnected: false });
+    // ...and still gets the wallet's events.
+    const received: unknown[] = [];
+    renewed.socket.on('user', (m: unknown) => received.push(m));
+    await newPublisher(db()).publish([{ channel: 'user', wallet: owner, payload: { type: 'order', order: { order_hash: '0xafter' } } }]);
+    expect(await until(() => received.length > 0, 5_000)).toBe(true);
   });
 
   async function apiKeyFor(owner: string): Promise<{ key_id: string; secret: string }> {

@@ -299,7 +299,7 @@ export async function startOrderHarness(
       authenticate: async (keyId) => {
         const [kind, wallet] = keyId.split(':');
         if (kind !== 'read-only' || !wallet) throw new AppError('AUTH_INVALID');
-        return { wallet: wallet.toLowerCase(), keyId, permissions: ['read'] };
+        return { wallet: wallet.toLowerCase(), keyId, permissions: ['read'], secretIssuedAt: new Date(0) };
       },
     },
     usage: { mark: () => undefined },

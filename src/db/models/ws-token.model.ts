@@ -9,6 +9,9 @@ export interface WsTokenRecord {
   /** hex HMAC-SHA256(API_KEY_PEPPER, token). */
   token_hash: string;
   wallet: string;
+  /** The API key the token was issued with (null: a JWT), and when that key's secret then in use was issued. */
+  key_id: string | null;
+  key_secret_issued_at: Date | null;
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
@@ -18,6 +21,8 @@ const schema = new Schema<WsTokenRecord>(
   {
     token_hash: { type: String, required: true },
     wallet: { type: String, required: true },
+    key_id: { type: String, default: null },
+    key_secret_issued_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     expires_at: { type: Date, required: true },
     used_at: { type: Date, default: null },
