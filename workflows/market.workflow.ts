@@ -187,6 +187,15 @@ export const DEDUPED_HANDOFFS = 'deduped-handoffs';
 export const REMOVE_UNPLACED = 'remove-unplaced';
 
 /**
+ * Patch id (workflow versioning): an expiry pass runs at the earliest expiration due, not at the
+ * task's clock, one pass per expiration second until none is due. A pass decided again after a
+ * lost workflow task (a worker died after its write) then expires exactly what the lost attempt
+ * wrote under the same book seq; at the task's later clock it expired a superset under that seq,
+ * whose level rows kept the lost attempt's values and whose delta sockets holding that seq dropped.
+ */
+export const EXPIRY_AT_DEADLINE = 'expiry-at-deadline';
+
+/**
  * Patch id (workflow versioning): an order trades with at most MAX_MAKERS_PER_TAKER makers and is
  * cancelled with its remainder (MAX_MAKERS_REACHED) when it still crosses. All of a taker's makers
  * settle in one `matchOrders` call: runs recorded before took any number, and a taker of a few
@@ -612,8 +621,12 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   }
 
   async function expire(): Promise<void> {
-    const next = book.nextExpiration();
-    if (next !== null && next <= nowSeconds()) await write(book.expire(nowSeconds()), new Set(), []);
+    let next = book.nextExpiration();
+    if (next === null || next > nowSeconds()) return;
+    if (!patched(EXPIRY_AT_DEADLINE)) return void (await write(book.expire(nowSeconds()), new Set(), []));
+    // Each pass's time comes from the book, never from the task's clock: a retried task repeats the
+    // lost attempt's passes exactly, and only then makes the ones that came due since.
+    for (; next !== null && next <= nowSeconds(); next = book.nextExpiration()) await write(book.expire(next), new Set(), []);
   }
 
   /** Hashes this run took (DEDUPED_HANDOFFS), oldest first, the newest REMEMBERED_TAKEN of them. */

@@ -106,6 +106,44 @@ describe('a market step whose workflow task was lost after its writes', () => {
     }
   }, 120_000);
 
+  test('when the worker is killed after an expiry pass wrote and the retry runs past a second order\'s expiration, then the retry repeats the written pass and expires the second in a pass of its own: the stored levels end empty, as the book', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const now = Math.floor(Date.now() / 1000);
+    // Two GTD bids on one level: the first expires 4 s from now, the second 3 s later.
+    const [first, second] = [now + 4, now + 7].map((expiration) => ({
+      ...orderRecord(market, { wallet: wallet(), side: 'BUY', price: 30, size: '1' }), order_type: 'GTD' as const, expiration: String(expiration),
+    }));
+    const doomed = await lostTask(`expire:${first.order_hash}`);
+    try {
+      await doomed.printed('READY');
+      await store(db(), [first, second]);
+      const matcher = createMarketMatcherClient(h.client, taskQueue);
+      await matcher.submit(market, [first.order_hash, second.order_hash]);
+      await eventually(async () => (await h.collections.orders.countDocuments({ _id: { $in: [first.order_hash, second.order_hash] }, handoff: 'ACCEPTED' })) === 2, 20_000, 'both resting');
+
+      // The lost attempt's pass expires the first: the level keeps the second's share.
+      await doomed.printed('WROTE');
+      expect(await h.collections.orders.findOne({ _id: first.order_hash })).toMatchObject({ status: 'EXPIRED' });
+      expect((await h.collections.bookLevels.find({ condition_id: market.condition_id, remaining: { $ne: '0' } }).toArray()).map((l) => l.price)).toEqual(['0.3']);
+
+      // Past the second's expiration the worker dies; the retried task decides the expiry again.
+      await doomed.takeOverAfter(Number(second.expiration) + 1);
+      await eventually(async () => (await h.collections.orders.findOne({ _id: second.order_hash }))?.status === 'EXPIRED', 60_000, 'second expired');
+
+      // The stored book agrees with the workflow's: empty (before: the level kept the second's share
+      // at the seq of the lost attempt's pass, while the retry expired both under that seq).
+      const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+      const depth = await handle.query(marketDepthQuery, 10);
+      expect([...depth.bids, ...depth.asks]).toEqual([]);
+      await eventually(async () => (await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id, remaining: { $ne: '0' } })) === 0, 10_000, 'stored levels empty');
+      expect(await h.collections.orders.findOne({ _id: first.order_hash })).toMatchObject({ status: 'EXPIRED' });
+      await saveHistory(h, marketWorkflowId(market), 'market-expiry-at-deadline.json');
+    } finally {
+      await doomed.end();
+    }
+  }, 120_000);
+
   /**
    * A doomed worker that dies after the step `after` names, and the worker that takes over from it:
    * `takeOverAfter(t)` waits past `t` (unix seconds), kills the doomed one and starts its successor;
