@@ -263,6 +263,15 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
         const existing = await insertNew(c.fills, fills);
         newFills = fills.length - existing.length;
         await reportDivergence(market, fills, existing);
+        // Written before by a lost attempt of this step, whose task's decisions are gone: a child
+        // that finished before the retried step may have given its trades another batch. The fills
+        // name the batch this attempt's workflow state will start (nothing settles them before it).
+        if (existing.length > 0 && batch.settlementBatch) {
+          await c.fills.updateMany(
+            { _id: { $in: existing }, settlement_status: 'PENDING', settlement_batch: { $ne: settlementBatch } },
+            { $set: { settlement_batch: settlementBatch } },
+          );
+        }
       });
     }
 

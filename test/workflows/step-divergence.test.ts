@@ -43,4 +43,25 @@ describe('a market step written twice with different decisions', () => {
     expect(byId.get(fillIdOf(tradeId, 'maker'))).toMatchObject({ stored: { order_hash: hash(2) }, decided: { order_hash: hash(3) } });
     expect(byId.get(fillIdOf(tradeId, 'taker'))).toMatchObject({ stored: { counter_order_hash: hash(2) }, decided: { counter_order_hash: hash(3) } });
   });
+
+  test('when a retried step gives its trades another settlement batch than the lost attempt wrote, then the fills still PENDING name the retry\'s batch (the one whose child will settle them), and fills already under way keep theirs', async () => {
+    const collections = matchingCollections(db());
+    const activities = createMarketActivities({ collections, publisher: new RecordingPublisher(), logger: errorRecordingLogger().logger });
+    const market = newMarket();
+    const key = marketKeyOf(market);
+    const trade = (n: number): TradeWrite => ({ tradeId: `${key}:${n}`, seq: n, kind: 'TRANSFER', yesPrice: 60, size: SHARE.toString(), taker: leg(10 + n, 'BUY'), maker: leg(20 + n, 'SELL') });
+    const step = (trades: TradeWrite[], settlementBatch: string): BatchWrite => ({
+      market, decimals: 18, at: Date.now(), orders: [], direct: [], trades, book: [], ticker: null, counters: { seq: 9, bookSeq: 0, tradeSeq: 2, arrival: 4 }, settlementBatch,
+    });
+    const batchOf = async (tradeId: string) => (await collections.fills.find({ trade_id: tradeId }).toArray()).map((f) => f.settlement_batch);
+
+    // The lost attempt joined a waiting batch named after an earlier trade.
+    await activities.applyMatchBatch(step([trade(1), trade(2)], `${key}:0`));
+    // Settlement of trade 2 got under way meanwhile (a found batch, say): its fills are not PENDING.
+    await collections.fills.updateMany({ trade_id: `${key}:2` }, { $set: { settlement_status: 'MINED' } });
+    // The retry started that batch before the step (a child finished first): a new batch, named after trade 1.
+    await activities.applyMatchBatch(step([trade(1), trade(2)], `${key}:1`));
+    expect(await batchOf(`${key}:1`)).toEqual([`${key}:1`, `${key}:1`]);
+    expect(await batchOf(`${key}:2`)).toEqual([`${key}:0`, `${key}:0`]);
+  });
 });
