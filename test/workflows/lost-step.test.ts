@@ -31,6 +31,10 @@ describe('a market step whose workflow task was lost after its writes', () => {
     await insertMarket(db(), market);
     const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 55, size: '1' }]);
     const doomed = await lostTask(`trade:${taker.order_hash}`);
+    // The fake chain refuses a match whose maker expired by its clock, as the exchange does: a
+    // minute behind, it settles this one (as a real chain does when the match mines before the
+    // expiration). What matters here is which trade the retry keeps.
+    h.chain.clockAheadS = -60;
     try {
       await doomed.printed('READY');
       // The maker expires 3 s from now: the lost attempt matches it before that, the retry runs after.
@@ -68,6 +72,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
       expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id, remaining: { $ne: '0' } })).toBe(0);
       await saveHistory(h, marketWorkflowId(market), 'market-step-journal.json');
     } finally {
+      h.chain.clockAheadS = 0;
       await doomed.end();
     }
   }, 120_000);
