@@ -15,6 +15,7 @@ import { PushReceiver, PushReceiverOptions, startPushReceiver } from './push-rec
 import type { Fanout } from './realtime-publisher';
 import { SubscriptionMessage, validateSubscriptionMessage } from './subscription.schema';
 import { KeyStateReader, startKeyWatch, type KeyWatch } from './key-watch';
+import { UserEventOrder } from './user-event-order';
 import { identityOf, wsAuthMiddleware, WsTokenConsumer } from './ws-auth';
 
 export interface GatewayDeps {
@@ -67,6 +68,7 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
   const defaultChainId = deps.defaultChainId ?? 56;
   const routes = new Map<string, Set<ConnectionSession>>();
   const sessions = new Set<ConnectionSession>();
+  const userEvents = new UserEventOrder();
 
   const route = (key: string, session: ConnectionSession, on: boolean) => {
     let set = routes.get(key);
@@ -83,6 +85,8 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
     try {
       deps.onEvent?.(event);
       if (isInternalEvent(event)) return; // for order entry and the matcher client only
+      // An order's or fill's event that an earlier-sent one of a later state overtook (user-event-order.ts).
+      if (event.channel === 'user' && !userEvents.admit(event.payload)) return;
       const key = keyOf(event);
       for (const session of routes.get(key) ?? []) session.deliver(key, event);
     } catch (error) {

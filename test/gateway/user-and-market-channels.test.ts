@@ -56,6 +56,21 @@ describe('realtime gateway: user, ticker and trades channels', () => {
     expect(socket.connected).toBe(true);
   });
 
+  it('when an order\'s or a fill\'s event comes after one of a later state (another worker\'s lane was behind), then the client does not get the stale one', async () => {
+    const owner = wallet();
+    const { received } = await userSocket(owner);
+    const at = (status: string, remaining_size: string) => ({ channel: 'user' as const, wallet: owner, payload: { type: 'order' as const, order: { order_hash: '0xa1', status, size: '2', remaining_size } } });
+    // Settlement's lane delivers FILLED before the step's lane delivers MATCHED; a fill's MINED comes after its CONFIRMED.
+    await publisher.publish([at('PARTIALLY_FILLED', '1'), at('FILLED', '0')]);
+    await publisher.publish([at('MATCHED', '0'), fillEvent(owner, 't1', 'CONFIRMED'), fillEvent(owner, 't1', 'MINED'), at('FILLED', '0')]);
+    await eventually(() => received.length === 4, 10_000, 'the news received');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(received.map((m) => {
+      const p = m as { type: string; order?: { status: string }; fill?: { settlement_status: string } };
+      return p.order?.status ?? p.fill?.settlement_status;
+    })).toEqual(['PARTIALLY_FILLED', 'FILLED', 'CONFIRMED', 'FILLED']);
+  });
+
   it('when orders of two wallets change, then each wallet gets every change of its own orders, in order, and never the other wallet\'s', async () => {
     const [alice, bob] = [wallet(), wallet()];
     const a = await userSocket(alice);
