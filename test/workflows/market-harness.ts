@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Connection as DbConnection } from 'mongoose';
+import { stopBeforeDatabaseCloses } from '../helpers/test-database';
 import { createActivities } from '../../activities';
 import type { OrderRecord } from '../../src/contracts/order-record';
 import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher, SpendLevel } from '../../src/contracts/realtime-publisher';
@@ -309,6 +310,7 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
   const natives: NativeConnection[] = [];
   const running: { worker: Worker; done: Promise<void>; settlement?: boolean }[] = [];
   let bundle: WorkflowBundleWithSourceMap | undefined;
+  let closing: Promise<void> | undefined;
   const harness: Harness = {
     client, collections, publisher, chain, handoffs,
     async prepareWorker() {
@@ -340,15 +342,20 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
     async startWorker() {
       return (await harness.prepareWorker()).start();
     },
-    async close() {
-      for (const r of running) {
-        if (r.worker.getState() === 'RUNNING') r.worker.shutdown();
-        await r.done.catch(() => undefined);
-      }
-      for (const n of natives) await n.close();
-      await connection.close();
+    close() {
+      closing ??= (async () => {
+        for (const r of running) {
+          if (r.worker.getState() === 'RUNNING') r.worker.shutdown();
+          await r.done.catch(() => undefined);
+        }
+        for (const n of natives) await n.close();
+        await connection.close();
+      })();
+      return closing;
     },
   };
+  // The workers stop while the test database is still open, whatever the order of the file's hooks.
+  stopBeforeDatabaseCloses(db, () => harness.close());
   return harness;
 }
 
