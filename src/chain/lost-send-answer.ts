@@ -7,9 +7,9 @@
  * (pending or mined), and the send is that hash; it does not, and the send failed; it cannot be
  * asked, and the outcome is unknown, which settlement does not count as a send.
  *
- * Left over: a request still on its way when the lookup runs (a node that queued the send behind
- * the lookup) is "not found" and may yet be taken; a later round's match lookup or the exchange's
- * refusal of a copy catches it, except after the last counted round.
+ * A request still on its way when the lookup runs (a node that queued the send behind the lookup)
+ * is "not found" and may yet be taken: `sendTogether` then spends its nonce (spend-lost-nonce.ts),
+ * which makes "not sent" final or finds the transaction after all.
  */
 import { BaseError, keccak256, TransactionNotFoundError, type Hex } from 'viem';
 import { AppError, isAppError } from '../errors';

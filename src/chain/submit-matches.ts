@@ -16,7 +16,8 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { chainCall } from './chain-errors';
 import type { ChainContext } from './chain-context';
 import { exchangeAbi } from './generated';
-import { answerLost, lookUpLostSend } from './lost-send-answer';
+import { answerLost, lookUpLostSend, SendOutcomeUnknownError } from './lost-send-answer';
+import { spendLostNonce } from './spend-lost-nonce';
 import { isNonceRefusal } from './operator-sender';
 import { checkedMatch, type MatchSubmission } from './submit-match';
 
@@ -93,13 +94,23 @@ export async function sendTogether(ctx: ChainContext, txs: { data: Hex; gas: big
         // Another process sent from the account meanwhile: refused unsent, so safe to sign again.
         if (s.status === 'rejected' && isNonceRefusal(s.reason)) refused.push(batch[k]);
       });
+      const used = sent.map((s) => s.status === 'fulfilled');
       await Promise.all(sent.map(async (s, k) => {
         // A send without an answer may have been taken: the node is asked for its signed hash.
         outcomes[batch[k].i] = s.status === 'fulfilled' ? s.value
           : answerLost(s.reason) ? await lookUpLostSend(ctx, signed[k], asError(s.reason)) : asError(s.reason);
+        if (typeof outcomes[batch[k].i] === 'string') used[k] = true;
       }));
-      // The block of nonces counts as used only when every transaction was taken.
-      return sent.every((s) => s.status === 'fulfilled');
+      // Lost and not held: its nonce is spent, in nonce order, so that it cannot mine after all (spend-lost-nonce.ts).
+      for (const [k, s] of sent.entries()) {
+        const outcome = outcomes[batch[k].i];
+        if (s.status === 'fulfilled' || !answerLost(s.reason) || typeof outcome === 'string' || outcome instanceof SendOutcomeUnknownError) continue;
+        const spent = await spendLostNonce(ctx, { serializedTransaction: signed[k], nonce: firstNonce + k, ...fees }, outcome);
+        outcomes[batch[k].i] = spent.outcome;
+        used[k] = spent.spent;
+      }
+      // The block of nonces counts as used only when every nonce of it holds a transaction.
+      return used.every(Boolean);
     });
     pending = round < NONCE_ROUNDS ? refused : [];
   }
