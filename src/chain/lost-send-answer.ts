@@ -8,7 +8,7 @@
  * asked, and the outcome is unknown, which settlement does not count as a send.
  *
  * A request still on its way when the lookup runs (a node that queued the send behind the lookup)
- * is "not found" and may yet be taken: `sendTogether` then spends its nonce (spend-lost-nonce.ts),
+ * is "not found" and may yet be taken: `settleLostSend` then spends its nonce (spend-lost-nonce.ts),
  * which makes "not sent" final or finds the transaction after all.
  */
 import { BaseError, keccak256, TransactionNotFoundError, type Hex } from 'viem';

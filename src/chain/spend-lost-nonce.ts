@@ -30,10 +30,22 @@ export interface LostSend {
 }
 
 /**
+ * The outcome of a send that lost its answer: its hash when the node holds it (looked up by the
+ * hash its signing fixed, lost-send-answer.ts), unknown when the node cannot be asked, and else
+ * what spending its nonce says. `spent`: the nonce now holds a transaction.
+ */
+export async function settleLostSend(ctx: ChainContext, lost: LostSend, failure: Error): Promise<{ outcome: Hex | Error; spent: boolean }> {
+  const found = await lookUpLostSend(ctx, lost.serializedTransaction, failure);
+  if (typeof found === 'string') return { outcome: found, spent: true };
+  if (found instanceof SendOutcomeUnknownError) return { outcome: found, spent: false };
+  return spendLostNonce(ctx, lost, found);
+}
+
+/**
  * The outcome of a lost send the node did not hold: `failure` when its nonce is now spent by the
  * transfer (and `spent` true), its hash when it turned out to be taken, else unknown.
  */
-export async function spendLostNonce(ctx: ChainContext, lost: LostSend, failure: Error): Promise<{ outcome: Hex | Error; spent: boolean }> {
+async function spendLostNonce(ctx: ChainContext, lost: LostSend, failure: Error): Promise<{ outcome: Hex | Error; spent: boolean }> {
   const lostHash = keccak256(lost.serializedTransaction);
   const unknown = (cause: unknown) => ({ outcome: new SendOutcomeUnknownError(lostHash, { cause }), spent: false });
   const transfer = await ctx.operator.signTransaction!({

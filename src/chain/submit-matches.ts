@@ -16,8 +16,8 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { chainCall } from './chain-errors';
 import type { ChainContext } from './chain-context';
 import { exchangeAbi } from './generated';
-import { answerLost, lookUpLostSend, SendOutcomeUnknownError } from './lost-send-answer';
-import { spendLostNonce } from './spend-lost-nonce';
+import { answerLost } from './lost-send-answer';
+import { settleLostSend } from './spend-lost-nonce';
 import { isNonceRefusal } from './operator-sender';
 import { checkedMatch, type MatchSubmission } from './submit-match';
 
@@ -95,19 +95,17 @@ export async function sendTogether(ctx: ChainContext, txs: { data: Hex; gas: big
         if (s.status === 'rejected' && isNonceRefusal(s.reason)) refused.push(batch[k]);
       });
       const used = sent.map((s) => s.status === 'fulfilled');
-      await Promise.all(sent.map(async (s, k) => {
-        // A send without an answer may have been taken: the node is asked for its signed hash.
-        outcomes[batch[k].i] = s.status === 'fulfilled' ? s.value
-          : answerLost(s.reason) ? await lookUpLostSend(ctx, signed[k], asError(s.reason)) : asError(s.reason);
-        if (typeof outcomes[batch[k].i] === 'string') used[k] = true;
-      }));
-      // Lost and not held: its nonce is spent, in nonce order, so that it cannot mine after all (spend-lost-nonce.ts).
+      // In nonce order: a send without an answer is settled one way or the other (spend-lost-nonce.ts).
       for (const [k, s] of sent.entries()) {
-        const outcome = outcomes[batch[k].i];
-        if (s.status === 'fulfilled' || !answerLost(s.reason) || typeof outcome === 'string' || outcome instanceof SendOutcomeUnknownError) continue;
-        const spent = await spendLostNonce(ctx, { serializedTransaction: signed[k], nonce: firstNonce + k, ...fees }, outcome);
-        outcomes[batch[k].i] = spent.outcome;
-        used[k] = spent.spent;
+        if (s.status === 'fulfilled') {
+          outcomes[batch[k].i] = s.value;
+        } else if (!answerLost(s.reason)) {
+          outcomes[batch[k].i] = asError(s.reason);
+        } else {
+          const settled = await settleLostSend(ctx, { serializedTransaction: signed[k], nonce: firstNonce + k, ...fees }, asError(s.reason));
+          outcomes[batch[k].i] = settled.outcome;
+          used[k] = settled.spent;
+        }
       }
       // The block of nonces counts as used only when every nonce of it holds a transaction.
       return used.every(Boolean);
