@@ -216,14 +216,17 @@ export function createSettlementActivities({
    * round again (a counted send) to be looked at then.
    */
   async function nameExpiredMakers(market: MarketRef, outcomes: Record<string, SendOutcome>, trades: Map<string, SettlementTrade[] | string>): Promise<void> {
-    const refused = Object.entries(outcomes).filter(([, o]) => !o.ok && !o.transient && o.message.includes(EXPIRED_REASON));
+    const refused = Object.entries(outcomes).filter((e): e is [string, Extract<SendOutcome, { ok: false }>] => {
+      const o = e[1];
+      return !o.ok && !o.transient && o.message.includes(EXPIRED_REASON);
+    });
     if (refused.length === 0) return;
     let now: number;
     try {
       now = await chain.chainTime(market.chain_id);
     } catch (error) {
       logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'chain time unknown: expired matches go round again');
-      for (const [batchId, outcome] of refused) outcomes[batchId] = { ...outcome, transient: true } as SendOutcome;
+      for (const [batchId, outcome] of refused) outcomes[batchId] = { ...outcome, transient: true };
       return;
     }
     const expired = (o: OrderRecord) => o.expiration !== '0' && Number(o.expiration) <= now;
@@ -231,7 +234,7 @@ export function createSettlementActivities({
       const list = trades.get(batchId);
       if (!list || typeof list === 'string' || expired(list[0].taker.order)) continue;
       const ids = list.filter((t) => expired(t.maker.order)).map((t) => t.tradeId);
-      if (ids.length > 0 && ids.length < list.length) outcomes[batchId] = { ...outcome, expiredTradeIds: ids } as SendOutcome;
+      if (ids.length > 0 && ids.length < list.length) outcomes[batchId] = { ...outcome, expiredTradeIds: ids };
     }
   }
 

@@ -13,7 +13,7 @@ import { parseUnitsStrict } from '../money';
  */
 export class UserEventOrder {
   private readonly orders = new Map<string, { rank: number; remaining: bigint | null }>();
-  private readonly finalFills = new Set<string>();
+  private readonly finalFills = new Map<string, true>();
 
   constructor(private readonly maxEntries = 100_000) {}
 
@@ -39,10 +39,7 @@ export class UserEventOrder {
     const key = `${String(fill.trade_id)}:${String(fill.role ?? fill.order_hash ?? '')}`;
     const final = fill.settlement_status === 'CONFIRMED' || fill.settlement_status === 'FAILED';
     if (this.finalFills.has(key)) return final;
-    if (final) {
-      this.finalFills.add(key);
-      if (this.finalFills.size > this.maxEntries) this.finalFills.delete(this.finalFills.values().next().value as string);
-    }
+    if (final) remember(this.finalFills, key, true, this.maxEntries);
     return true;
   }
 }
