@@ -10,7 +10,7 @@ import { call, JWT_SECRET, keyPair, PEPPER, signJwt, TEST_CHAIN } from '../api/i
 import { watchOutput } from '../helpers/child-output';
 import { createTestConditionPreparer } from '../api/test-condition-preparer';
 import { useTestDatabase } from '../helpers/test-database';
-import { client, connected, logger, newPublisher, refused, request, seedMarket, wallet } from './gateway-harness';
+import { client, connected, eventually, logger, newPublisher, refused, request, seedMarket, wallet } from './gateway-harness';
 
 /** The API process as src/api/main.ts should wire it: REST auth routes and the gateway on one port. */
 /** How often the gateway checks its connections' API keys in these tests. */
@@ -58,12 +58,6 @@ describe('realtime gateway end to end: POST /v1/auth/ws-token, the handshake and
     return { socket, seen };
   }
 
-  const until = async (check: () => boolean, ms: number) => {
-    const end = Date.now() + ms;
-    while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    return check();
-  };
-
   it('when the API key a connection was opened with is revoked or its secret regenerated, then that connection is told AUTH_REVOKED and closed within the key check, and the wallet\'s other connections stay', async () => {
     const owner = wallet();
     const jwt = { authorization: `Bearer ${await signJwt(owner)}` };
@@ -74,12 +68,12 @@ describe('realtime gateway end to end: POST /v1/auth/ws-token, the handshake and
     const viaJwt = await userSocket(jwt);
 
     expect((await call(`${api.url}/v1/auth/api-keys/${revoked.key_id}`, { method: 'DELETE', headers: jwt })).status).toBe(200);
-    expect(await until(() => a.seen.disconnected, 20 * KEY_CHECK_MS)).toBe(true);
+    await eventually(() => a.seen.disconnected, 20 * KEY_CHECK_MS, 'the revoked key\'s connection closed');
     expect(a.seen.errors).toEqual([expect.objectContaining({ code: 'AUTH_REVOKED' })]);
 
     const fresh = await call(`${api.url}/v1/auth/api-keys/${regenerated.key_id}/regenerate`, { method: 'POST', headers: jwt });
     expect(fresh.status).toBe(200);
-    expect(await until(() => b.seen.disconnected, 20 * KEY_CHECK_MS)).toBe(true);
+    await eventually(() => b.seen.disconnected, 20 * KEY_CHECK_MS, 'the regenerated key\'s connection closed');
     expect(b.seen.errors).toEqual([expect.objectContaining({ code: 'AUTH_REVOKED' })]);
     // A connection opened with the new secret lives on.
     const renewed = await userSocket(keyPair(regenerated.key_id, fresh.body.secret as string));
@@ -90,7 +84,7 @@ describe('realtime gateway end to end: POST /v1/auth/ws-token, the handshake and
     const received: unknown[] = [];
     renewed.socket.on('user', (m: unknown) => received.push(m));
     await newPublisher(db()).publish([{ channel: 'user', wallet: owner, payload: { type: 'order', order: { order_hash: '0xafter' } } }]);
-    expect(await until(() => received.length > 0, 5_000)).toBe(true);
+    await eventually(() => received.length > 0, 5_000, 'the renewed connection gets the wallet\'s event');
   });
 
   async function apiKeyFor(owner: string): Promise<{ key_id: string; secret: string }> {
