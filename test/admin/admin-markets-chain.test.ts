@@ -3,7 +3,7 @@ import { conditionalTokensAbi } from '../../src/chain/generated';
 import { chainInfoOf, createChainConditionPreparer } from '../../src/markets/chain-condition-preparer';
 import { reprepareMarketConditions } from '../../src/markets/reprepare-conditions';
 import { useTestDatabase } from '../helpers/test-database';
-import { ADMIN_TOKEN, call, Harness, startHarness } from '../api/issue4-harness';
+import { ADMIN_TOKEN, call, Harness, startHarness } from '../api/app-harness';
 
 describe('admin market creation on the embedded chain', () => {
   const database = useTestDatabase('adminchain');

@@ -4,7 +4,7 @@ import { adminMarketPageSchema } from '../../src/admin/admin.schemas';
 import { seedDemoMarket } from '../../src/markets/seed-demo-market';
 import { createChainRegistry } from '../../src/markets/chains';
 import { useTestDatabase } from '../helpers/test-database';
-import { ADMIN_TOKEN, call, Harness, startHarness, TEST_CHAIN } from '../api/issue4-harness';
+import { ADMIN_TOKEN, call, Harness, startHarness, TEST_CHAIN } from '../api/app-harness';
 import { createTestConditionPreparer } from '../api/test-condition-preparer';
 
 const isMarket = compileSchema(marketSchema);

@@ -1,6 +1,6 @@
 import { runCli } from '../../src/ops/cli';
 import { useTestDatabase } from '../helpers/test-database';
-import { ADMIN_TOKEN, Harness, startHarness } from '../api/issue4-harness';
+import { ADMIN_TOKEN, Harness, startHarness } from '../api/app-harness';
 
 describe('operator CLI against the running admin API', () => {
   const database = useTestDatabase('opscli');

@@ -1,7 +1,7 @@
 import { buildOpenApiDocument } from '../../src/api/openapi/openapi-document';
 import { compileSchema } from '../../src/validation/ajv';
 import { useTestDatabase } from '../helpers/test-database';
-import { call, Harness, startHarness } from './issue4-harness';
+import { call, Harness, startHarness } from './app-harness';
 
 type Doc = { paths: Record<string, Record<string, { parameters: { in: string; schema: object }[]; requestBody?: { content: Record<string, { schema: object }> }; responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
 

@@ -1,5 +1,5 @@
 import { useTestDatabase } from '../helpers/test-database';
-import { bearer, call, signJwt, startHarness, WALLET_A, WALLET_B, type Harness } from './issue4-harness';
+import { bearer, call, signJwt, startHarness, WALLET_A, WALLET_B, type Harness } from './app-harness';
 
 describe('REST rate limits', () => {
   const database = useTestDatabase('rate_limits');

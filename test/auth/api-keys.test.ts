@@ -3,7 +3,7 @@ import { apiKeyListSchema, apiKeyMetadataSchema, issuedApiKeySchema } from '../.
 import { hashSecret } from '../../src/auth/secrets';
 import { createApiKeyModel } from '../../src/db/models';
 import { useTestDatabase } from '../helpers/test-database';
-import { bearer, call, Harness, keyPair, PEPPER, signJwt, startHarness, WALLET_A, WALLET_B } from '../api/issue4-harness';
+import { bearer, call, Harness, keyPair, PEPPER, signJwt, startHarness, WALLET_A, WALLET_B } from '../api/app-harness';
 
 const check = (schema: object) => {
   const validate = compileSchema(schema);

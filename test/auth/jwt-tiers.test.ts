@@ -2,7 +2,7 @@ import { createServer, type RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadJose } from '../../src/auth/jose-loader';
 import { useTestDatabase } from '../helpers/test-database';
-import { bearer, call, Harness, JWT_SECRET, signJwt, startHarness, WALLET_A } from '../api/issue4-harness';
+import { bearer, call, Harness, JWT_SECRET, signJwt, startHarness, WALLET_A } from '../api/app-harness';
 
 const CHECKSUMMED = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 

@@ -2,7 +2,7 @@ import { consumeWsToken, issueWsToken, WS_TOKEN_TTL_SECONDS } from '../../src/au
 import { hashSecret } from '../../src/auth/secrets';
 import { createWsTokenModel } from '../../src/db/models';
 import { useTestDatabase } from '../helpers/test-database';
-import { bearer, call, Harness, PEPPER, signJwt, startHarness, WALLET_A, WALLET_B } from '../api/issue4-harness';
+import { bearer, call, Harness, PEPPER, signJwt, startHarness, WALLET_A, WALLET_B } from '../api/app-harness';
 
 describe('POST /v1/auth/ws-token and consumeWsToken', () => {
   const database = useTestDatabase('wstoken');

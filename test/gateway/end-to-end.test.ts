@@ -6,7 +6,7 @@ import { RunningApi, startApiServer } from '../../src/api/server';
 import { consumeWsToken } from '../../src/auth';
 import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
 import { createChainRegistry } from '../../src/markets/chains';
-import { call, JWT_SECRET, keyPair, PEPPER, signJwt, TEST_CHAIN } from '../api/issue4-harness';
+import { call, JWT_SECRET, keyPair, PEPPER, signJwt, TEST_CHAIN } from '../api/app-harness';
 import { watchOutput } from '../helpers/child-output';
 import { createTestConditionPreparer } from '../api/test-condition-preparer';
 import { useTestDatabase } from '../helpers/test-database';

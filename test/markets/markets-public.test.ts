@@ -10,7 +10,7 @@ import {
 import { createMarket } from '../../src/markets/create-market';
 import { createChainRegistry } from '../../src/markets/chains';
 import { useTestDatabase } from '../helpers/test-database';
-import { call, Harness, startHarness, TEST_CHAIN } from '../api/issue4-harness';
+import { call, Harness, startHarness, TEST_CHAIN } from '../api/app-harness';
 import { createTestConditionPreparer } from '../api/test-condition-preparer';
 
 const conformsTo = (schema: object) => {

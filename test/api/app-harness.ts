@@ -33,9 +33,9 @@ export interface Harness {
 }
 
 /**
- * The real app on a free port with the issue-4 routers, against a test database. Adds
- * /v1/test/whoami-{read,trade} routes guarded by requireL2 so that tests can exercise the
- * permission check before the order routes exist.
+ * The real app on a free port with its market, auth and admin routers, against a test database.
+ * Adds /v1/test/whoami-{read,trade} routes guarded by requireL2 so that tests can exercise the
+ * permission check without the order routes and their chain.
  */
 export async function startHarness(
   db: Connection,
