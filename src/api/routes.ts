@@ -37,7 +37,7 @@ export interface ApiModulesDeps {
   limitByWallet?: RequestHandler;
 }
 
-/** Everything the issue-4 routes need, built once per process. `close()` flushes API-key usage. */
+/** Everything the market, auth and admin routes need, built once per process. `close()` flushes API-key usage. */
 export interface ApiModules {
   deps: ApiModulesDeps;
   store: MarketStore;

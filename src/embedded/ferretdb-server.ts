@@ -20,7 +20,7 @@ const SQLITE_DURABILITY = '_pragma=synchronous(normal)';
  * `FERRETDB_GOGC`'s). FerretDB allocates a document tree per document it reads or writes, and at
  * 100 its collector ran ~8% of its CPU with allocation assists on top. At 400 it spent ~20% less
  * CPU under the e2e bench for ~15 MB more resident memory (75 -> 90 MB at peak):
- * docs/foundation.md, docs/benchmarks.md (Findings 29).
+ * docs/foundation.md, docs/benchmarks.md, "Numbers behind the design".
  */
 export const DEFAULT_FERRETDB_GOGC = ENV_SPEC.FERRETDB_GOGC.default;
 

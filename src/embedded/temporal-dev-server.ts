@@ -19,7 +19,7 @@ const SQLITE_DURABILITY = ['journal_mode=wal', 'synchronous=normal'];
  * (`history.maximumBufferedEventsBatch`, 100 by default). Past it the server fails the task under
  * way and its work is lost. A worker taking a busy market over replays the run's whole history in
  * one task (seconds), while the API keeps handing orders over: at 100 that first task was failed
- * and the market matched nothing for ~15 s (docs/benchmarks.md, Finding 47). The size bound
+ * and the market matched nothing for ~15 s (docs/benchmarks.md, "Numbers behind the design"). The size bound
  * (`history.maximumBufferedEventsSizeInBytes`, 2 MiB) still holds; a hand-off carries at most 500
  * hashes (~35 KB). A real cluster needs the same setting (docs/foundation.md).
  */

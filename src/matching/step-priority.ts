@@ -3,7 +3,7 @@
  * service goes through one store (one SQLite file under the embedded FerretDB, one write at a
  * time); a settlement that finishes a batch of ~100 orders runs commands of 20-100 ms each, and a
  * market step that started beside them queued behind each of its own commands in turn
- * (docs/benchmarks.md, Findings 50 and 58). So settlement asks, before each of its commands,
+ * (docs/benchmarks.md, "Numbers behind the design"). So settlement asks, before each of its commands,
  * whether a step is under way in this process, and waits for it to end (never longer than
  * `maxWaitMs`, so that back-to-back steps cannot starve settlement).
  *

@@ -16,8 +16,8 @@
  * Scheduled blocks deleted per run at most: twice what a run's caller (the writer of every 20th
  * version) schedules, so deletions keep up, yet come in small commands. Deleting all that fell due
  * at once deleted a burst's thousands of versions (whole ones of ~200 KB among them) in one go,
- * and the single-order requests then waiting on the store saw p99 of 3 s (docs/benchmarks.md,
- * Finding 68).
+ * and the single-order requests then waiting on the store saw p99 of 3 s (e2e bench,
+ * single-order latency phase).
  */
 export const BLOCKS_PER_RUN = 2;
 

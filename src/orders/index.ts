@@ -18,7 +18,7 @@ export interface OrderRouters {
   onRealtimeEvent: (event: RealtimeEvent) => Promise<void>;
 }
 
-/** Order entry and private reads (issue 5): POST/GET /v1/orders*, GET /v1/fills, GET /v1/positions. */
+/** Order entry and private reads: POST/GET /v1/orders*, GET /v1/fills, GET /v1/positions. */
 export function createOrderRouters(deps: OrderEntryDeps & OrdersRouteOptions): OrderRouters {
   const context = createOrderContext(deps);
   return {

@@ -110,9 +110,9 @@ const noHead = (seenAt: number): Head => ({ version: 0, base: 0, holds: {}, seen
 
 /**
  * The holds of the version being written, changed in place with an undo log, and the running
- * total kept as holds move: a version costs what it changes, not what the key holds. (It copied
- * the whole map once per version and summed it again: with a few hundred holds per wallet that
- * was a tenth of the API's CPU under single-order requests; docs/benchmarks.md, Finding 55.)
+ * total kept as holds move: a version costs what it changes, not what the key holds. (Copying
+ * the whole map once per version and summing it again, with a few hundred holds per wallet, is
+ * a tenth of the API's CPU under single-order requests.)
  * `rollback` puts the holds back as they were when the version is not written.
  */
 class HoldsDraft {
@@ -229,7 +229,7 @@ export class ReservationStore {
    * one version at a time, so a batch holds each key at most once. Same tick only, not the group
    * commit of the order inserts: waiting for the insert in flight put another wallet's write
    * (a whole snapshot, at times) in front of a reservation, and the batched requests' p99 rose in
-   * four pairs of runs out of four (docs/benchmarks.md, Finding 49).
+   * four side-by-side pairs of e2e runs out of four.
    */
   private readonly versionInserts = sameTickLoader((records: readonly WalletReservationRecord[]) =>
     insertEach(() => this.reservations.collection.insertMany(records as unknown as mongo.Document[], { ordered: false }), records.length, 'reservation version'));

@@ -3,7 +3,7 @@
  * not viem's pure-JS @noble/curves: ~0.13 ms per match transaction against ~0.65 ms (measured here,
  * 1.4 KB of calldata). The operator signs every settlement's transactions in the worker process,
  * whose one event loop also runs the market steps' activities, so the JS signing held those steps
- * back (docs/benchmarks.md, Findings 27). Everything else is viem's account as it is.
+ * back (docs/benchmarks.md, "Numbers behind the design"). Everything else is viem's account as it is.
  *
  * The signature is the one viem makes (RFC 6979 deterministic nonce, low-s), so the serialized
  * transaction is byte-identical (test/signing/native-signing-account.test.ts).

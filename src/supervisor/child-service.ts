@@ -5,7 +5,7 @@ const MAX_RESTARTS_PER_MINUTE = 5;
 /**
  * Wait before restarting a child that exited on its own, by how many times it did so in the last
  * minute (this one included): 250 ms, then 500 ms, 1 s, 2 s, 4 s. The first is short because a
- * restarted worker's markets match nothing until it is back (docs/benchmarks.md, Finding 48); the
+ * restarted worker's markets match nothing until it is back (6-10 s of replay in the e2e bench); the
  * doubling keeps a crash loop from spinning until the bound stops the tree.
  */
 export function restartDelayMs(recentRestarts: number): number {

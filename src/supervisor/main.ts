@@ -85,7 +85,7 @@ async function main(): Promise<void> {
       servers.push(mongo.process);
       env.MONGODB_URI = mongo.uri;
       // FerretDB (SQLite) stalls for good once ~200 connections wait on it; a small pool per
-      // process queues in the driver instead (see docs/benchmarks.md).
+      // process queues in the driver instead (`tsx bench/e2e/ferretdb-stall-repro.ts` shows the stall).
       env.MONGODB_MAX_POOL_SIZE ??= '8';
       log(`FerretDB on ${mongo.uri}`);
     }

@@ -1,7 +1,7 @@
 /**
  * The workflow code bundle, built once by `npm run build` (`scripts/bundle-workflows.ts`) instead of
  * by every worker at start: webpack took ~2 s of a restarting worker's ~5 s, and a market matches
- * nothing until a worker is back (docs/benchmarks.md, Finding 48). The SDK recommends the same for
+ * nothing until a worker is back. The SDK recommends the same for
  * production (`bundleWorkflowCode`).
  *
  * A bundle must never run code other than what the worker's own files say: the build writes beside

@@ -691,7 +691,7 @@ export const FERRETDB_PATCHES: SourcePatch[] = [
   // 20, 25 ms and so on: the lock comes free, nobody takes it until some sleeper wakes, and
   // concurrent writers saw waits of up to ~130 ms (the sum of the first sleeps) on a lock held
   // ~1 ms at a time. Writers of a file now queue on a Go mutex instead and take the lock the
-  // moment it comes free (docs/benchmarks.md, Finding 46).
+  // moment it comes free (docs/benchmarks.md, "Numbers behind the design").
   {
     file: 'internal/util/fsql/db.go',
     find: `	"log/slog"

@@ -6,7 +6,7 @@
  * once from the npm registry (`node-<platform>-<arch>`, the official release binary repackaged by
  * the `node` package's maintainer) into the tools cache beside the Go servers, keyed by version.
  * Side by side on the e2e bench, the API and the worker spent 15-27% less CPU on it than on
- * Node 20 (docs/benchmarks.md, Finding 62): a newer V8, and an AsyncLocalStorage (which the
+ * Node 20 (docs/benchmarks.md, "Numbers behind the design"): a newer V8, and an AsyncLocalStorage (which the
  * Temporal client enters on every call) without a hook on every promise.
  *
  * Native addons (secp256k1, keccak, Temporal's core bridge) are Node-API modules, so the same

@@ -3,7 +3,7 @@
  * supervisor's process. It stands in for a chain node that, in any deployment, runs on machines of
  * its own. On one shared machine its block execution (a settlement batch is a burst of EVM work)
  * took a core from the exchange's own processes, on the path from a POST to its match, just as a
- * market step ran (docs/benchmarks.md, Finding 59). So those threads run at a lower priority: they
+ * market step ran (docs/benchmarks.md, "Numbers behind the design"). So those threads run at a lower priority: they
  * get every core no one else wants, and give way when the exchange's processes are waiting.
  *
  * Only those threads: Linux sets a thread's nice value on its own (`setpriority` on a thread id),
