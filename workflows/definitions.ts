@@ -12,8 +12,8 @@ import type { CarriedSettlement } from '../src/matching/pending-settlements';
  * How long one workflow task of a market may take (Temporal's default is 10 s; continue-as-new
  * keeps it). A worker that takes a market over without it in its cache replays the run's whole
  * history in its first task: ~4,700 events took 7.7 s and more on the development machine, and
- * each attempt past 10 s timed out and started the replay over (three in a row after a restart,
- * docs/benchmarks.md Finding 47). The cost: a worker killed in the middle of a task leaves its
+ * each attempt past 10 s timed out and started the replay over (three in a row after a restart
+ * in the e2e bench). The cost: a worker killed in the middle of a task leaves its
  * market waiting up to this long before another attempt.
  */
 export const MARKET_WORKFLOW_TASK_TIMEOUT = '30s';

@@ -78,7 +78,7 @@ export const MEMO_TAKERS = 20;
  * carried into the next run, which settles them). Runs recorded before started every waiting batch
  * right before continuing as new, so children were under way during its last workflow task: when
  * that task failed (a signal arrived during it, UNHANDLED_COMMAND), each retry replayed the whole
- * history for seconds, a child finished meanwhile and failed it again (docs/benchmarks.md, Findings 32).
+ * history for seconds, a child finished meanwhile and failed it again (e2e bench, store read back).
  */
 export const SETTLED_BEFORE_CONTINUE = 'settled-before-continue';
 /**
@@ -87,7 +87,7 @@ export const SETTLED_BEFORE_CONTINUE = 'settled-before-continue';
  * signals already under way, and continues as new in the task that wait ends; the next run
  * releases the hold as it starts. Without it, hand-off signals (~25 a second from single-order
  * POSTs) landed in nearly every such task and failed it (UNHANDLED_COMMAND), and each retry
- * replayed the whole history for seconds while more landed (docs/benchmarks.md, Findings 32).
+ * replayed the whole history for seconds while more landed (e2e bench, store read back).
  */
 export const HELD_HANDOFFS = 'held-handoffs-continue';
 /** The hold's bound, should the next run's release be lost: long enough for a retried task's replay. */
@@ -101,7 +101,7 @@ export const HANDOFF_DRAIN_MS = 100;
  * activity that waits HANDOFF_DRAIN_MS before it returns, so that its completion starts the last
  * task. Runs recorded before waited for every child (in the e2e bench, 46 s once, until they
  * carried MAX_CARRIED_TRADES and continued the old way) and drained with a 100 ms timer, which
- * the dev server fired 700 ms late (Findings 32).
+ * the dev server fired 700 ms late.
  */
 export const BOUNDED_ROLL = 'bounded-roll';
 /** How long a quiet run waits for its settlement children before it continues as new anyway. */
@@ -143,7 +143,7 @@ export const REQUEST_CLOCK = 'request-clock';
  * hashes (up to MAX_CARRIED_RESTING), and the next run loads those orders by `_id` beside its market
  * state instead of querying the orders collection by market and status, which FerretDB answers by
  * reading every order ever written (0.85 s in a fresh bench store, seconds after 30,000 orders:
- * the biggest part of a roll-over's stall, Findings 32). The rows still come from MongoDB: only the
+ * the biggest part of a roll-over's stall). The rows still come from MongoDB: only the
  * list of which orders rest is carried.
  */
 export const RESTING_CARRIED = 'resting-carried';
@@ -172,7 +172,7 @@ export const RECOVER_PENDING_SETTLEMENTS = 'recover-pending-settlements';
  * already, and a batch left empty runs no step. Copies come from the sweeper, which hands over
  * again every order not taken within seconds: after a worker restart, the orders of the outage
  * were sent again while the market worked off its backlog (6,110 hashes in 23 hand-offs for a
- * ~15 s outage, docs/benchmarks.md Finding 47), and each copy cost a step a load and a slot.
+ * ~15 s outage in the e2e bench), and each copy cost a step a load and a slot.
  */
 export const DEDUPED_HANDOFFS = 'deduped-handoffs';
 
