@@ -44,8 +44,8 @@ const MAX_REWRITE_ROUNDS = 5;
  * Units a stored order still holds back: the engine's `reserveOf` (with the most fee a BUY can
  * owe) of what rests plus what matched and is not settled yet (never below 0: a step may not have
  * seen a settlement's units). Both writers of the row, the market's steps and settlement, use it.
- * (It left the fee out before stop 32: after its first step a BUY's hold fell by its fee, and the
- * wallet could place orders on money the exchange would take in fees, whose settlement then failed.)
+ * (Without the fee, a BUY's hold would fall by its fee after its first step, and the wallet could
+ * place orders on money the exchange will take in fees, whose settlement would then fail.)
  */
 export function reservedUnitsOf(o: Pick<StoredOrder, 'side' | 'price_ticks' | 'fee_rate_bps'>, resting: bigint, unsettled: bigint): bigint {
   return reserveOf(o.side, o.price_ticks, resting + (unsettled > 0n ? unsettled : 0n), Number(o.fee_rate_bps ?? 0));
