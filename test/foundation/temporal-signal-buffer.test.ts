@@ -4,7 +4,7 @@
  * 101st signal fails the task under way (cause FORCE_CLOSE_COMMAND) and its work is thrown away: a
  * worker that takes a busy market over replays the whole run in its first task, and the API's
  * hand-offs (tens a second) overflowed the bound during that replay (docs/benchmarks.md,
- * Finding 47). The server this project starts buffers more (`SIGNALS_BUFFERED_PER_TASK`).
+ * "Numbers behind the design"). The server this project starts buffers more (`SIGNALS_BUFFERED_PER_TASK`).
  *
  * The test plays the worker itself through the raw service API, so nothing but the server decides.
  */

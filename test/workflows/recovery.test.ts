@@ -40,8 +40,8 @@ describe('matching recovery', () => {
         throw error;
       });
       return v?.ready && v.queued === 0 ? v : null;
-      // As long as the takeover's other waits: on a loaded machine (a CI run in stop 27, the host's
-      // load average ~4) this wait once ran out at 20 s after every order had been accepted.
+      // As long as the takeover's other waits: on a loaded machine (a CI run with the host's load
+      // average ~4) this wait once ran out at 20 s after every order had been accepted.
     }, 60_000, 'the market view, ready with nothing queued');
     const rows = await h.collections.orders.find({ condition_id: market.condition_id }).toArray();
     expect(rows).toHaveLength(orders.length);
