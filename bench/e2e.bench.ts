@@ -1,5 +1,5 @@
 /**
- * End-to-end order throughput and latency on the embedded stack (issue 6, performance part).
+ * End-to-end order throughput and latency on the embedded stack (docs/benchmarks.md).
  *
  *   npm run bench:e2e        builds, starts dist/src/supervisor/main.js on a temp DATA_DIR and free
  *                            loopback ports, runs the phases below, prints a table and writes
@@ -18,7 +18,7 @@
  *                settlement sharing the machine; a round's matched/s is a burst settled after it)
  * then latency: open loop at 50% of the sustained rate, buy/sell pairs in requests of E2E_BATCH
  * orders, then each in its own 1-order request, POST start -> matched event, p50/p99; last, single
- * orders at 50% of the median one-market matched rate (the reading before stop 19).
+ * orders at 50% of the median one-market matched rate (a burst rate settlement cannot keep up with).
  * "Matched" = first user-channel event (order PARTIALLY_FILLED/MATCHED/FILLED, or a fill) on /v1/ws;
  * if the service publishes no user events, GET /v1/orders?status=filled polling (said in the output).
  *
@@ -276,7 +276,7 @@ async function main(): Promise<void> {
           (error: unknown) => (error instanceof Error ? error.message : String(error)),
         );
         if (answer !== 'ok') {
-          throw new Error(`service stalled: GET /v1/markets gave "${answer}" after ${Math.round(performance.now() - started)} ms, after phase "${result.phase}" (see docs/benchmarks.md, Findings)`);
+          throw new Error(`service stalled: GET /v1/markets gave "${answer}" after ${Math.round(performance.now() - started)} ms, after phase "${result.phase}" (see docs/benchmarks.md, "Diagnosing a slow run")`);
         }
       }
       if (service!.child.exitCode !== null) throw new Error('the service exited during the run');
@@ -354,7 +354,7 @@ async function main(): Promise<void> {
       await phaseDone(await runClosed(service.api, observer, traders, ten, ORDERS, BATCH, 'ten markets', round));
     }
     // Latency last, at half the sustained one-market rate: an overload there leaves a backlog
-    // that would make every later phase measure the backlog instead (seen here, docs/benchmarks.md).
+    // that would make every later phase measure the backlog instead.
     // Batched first: the single-order phase is the heavier one (every order its own request), and
     // an overload there would leave a backlog behind it.
     const burst = median(burstRates) ?? 4;
@@ -381,8 +381,8 @@ async function main(): Promise<void> {
       settlementDrainBetween = await drain('the batched latency phase');
     }
     latency = await runLatency(sustained, 1);
-    // The reading before stop 19: half the burst's matched rate, which is above what settlement
-    // keeps up with; kept beside the new one for comparison, last, since it leaves a backlog.
+    // Half the burst's matched rate, which is above what settlement keeps up with: it shows how
+    // the service degrades past its sustained rate; last, since it leaves a backlog.
     // (Each latency phase has already waited for its own settlement: no drain needed before it.)
     if (process.env.E2E_HALF_BURST !== '0') {
       latencyHalfBurst = await runLatency(burst, 1, 'half the burst rate', true);
@@ -421,7 +421,7 @@ async function main(): Promise<void> {
     targets: { orders_per_s_one_market: 500, p99_ms_at_half_load: 250 },
     matched_observed_via: matchedVia,
     sustained_means: 'orders settled on chain per second while a one-market closed loop of E2E_SUSTAINED_ORDERS keeps matching and settlement busy together: orders / (last settled - first POST)',
-    latency_means: 'p50_ms and p99_ms: single-order requests (every order its own POST) at half the sustained one-market rate; latency_batched: the same rate in requests of `batch` orders, as the throughput phases send; latency_half_burst: single-order requests at half the median one-market matched rate (the reading before stop 19)',
+    latency_means: 'p50_ms and p99_ms: single-order requests (every order its own POST) at half the sustained one-market rate; latency_batched: the same rate in requests of `batch` orders, as the throughput phases send; latency_half_burst: single-order requests at half the median one-market matched rate, above what settlement keeps up with',
     latency,
     latency_batched: latencyBatched,
     latency_half_burst: latencyHalfBurst,

@@ -2,7 +2,7 @@
  * The order POSTs of the load phases over `node:http` with one keep-alive agent. The bench shares
  * the machine with the service it measures; global `fetch` (undici's WHATWG layer, plus a timeout
  * signal per request) cost the bench ~0.75 ms of CPU per request, which under single-order
- * requests was ~9% of the two cores (docs/benchmarks.md, Findings 39). Plain `http.request` on
+ * requests was ~9% of the two cores (docs/benchmarks.md, "Numbers behind the design"). Plain `http.request` on
  * reused sockets does the same request for a fraction of that.
  */
 import http from 'node:http';
