@@ -13,6 +13,8 @@ export interface MarketRef {
 export interface CancelOutcome {
   cancelled: string[];
   not_cancelled: { order_hash: string; error: { code: 'ORDER_NOT_FOUND' | 'ORDER_ALREADY_FILLED' | 'ORDER_NOT_OPEN' | 'SERVICE_DEGRADED'; message: string } }[];
+  /** Cancel by filter or all: more live orders matched than one request ends (send it again). */
+  has_more?: boolean;
 }
 
 /**

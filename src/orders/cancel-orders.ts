@@ -46,7 +46,10 @@ export async function cancelOrders(ctx: OrderContext, wallet: string, body: Canc
       if (f.side !== undefined) filter.side = f.side;
       if (f.outcome !== undefined) filter.outcome = f.outcome;
     }
-    orders = await ctx.models.orders.find(filter, projection).lean();
+    // One page, in no particular order: a sort would read every live order of the wallet first.
+    orders = await ctx.models.orders.find(filter, projection).limit(ctx.cancelPage + 1).lean();
+    outcome.has_more = orders.length > ctx.cancelPage;
+    orders = orders.slice(0, ctx.cancelPage);
   }
 
   const byMarket = new Map<string, { market: MarketRef; hashes: string[] }>();

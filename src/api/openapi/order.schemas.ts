@@ -102,6 +102,10 @@ export const cancelOrdersResponseSchema = {
   required: ['cancelled', 'not_cancelled'],
   properties: {
     cancelled: { type: 'array', items: HEX32 },
+    has_more: {
+      type: 'boolean',
+      description: 'Cancel by filter or all only: true when more live orders matched than one request ends (1,000); send the same request again until it is false.',
+    },
     not_cancelled: {
       type: 'array',
       items: {
