@@ -1,3 +1,4 @@
+import { jwtSettingsOf } from '../auth/jwt-settings';
 import { loadConfig, ConfigError } from '../config';
 import { createLogger } from '../logging/logger';
 import { startStageTimings } from '../logging/stage-timings';
@@ -12,6 +13,7 @@ import { startApiServer } from './server';
 /** The API process: REST under /v1 and socket.io under /v1/ws. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  jwtSettingsOf(config); // refuses an identity provider without audience and issuer before anything starts
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const stopTimings = startStageTimings(logger, config.STAGE_TIMINGS_S);
   const chain = chainPortFromConfig(config);

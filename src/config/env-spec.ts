@@ -167,9 +167,9 @@ export const ENV_SPEC = {
   COLLATERAL_ADDRESS: { parse: address, description: 'Collateral ERC-20 (external chain)' },
   CONDITIONAL_TOKENS_ADDRESS: { parse: address, description: 'Conditional tokens ERC-1155 (external chain)' },
   AUTH_JWKS_URL: { parse: url, description: 'Identity provider JWKS URL for L1/L2 JWTs' },
-  AUTH_JWT_SECRET: { parse: secret32, secret: true, description: 'HS256 secret for JWTs (development and tests)' },
-  AUTH_JWT_ISSUER: { parse: text, description: 'Required JWT issuer, when set' },
-  AUTH_JWT_AUDIENCE: { parse: text, description: 'Required JWT audience, when set' },
+  AUTH_JWT_SECRET: { parse: secret32, secret: true, description: 'HS256 secret for JWTs (development and tests); ignored when AUTH_JWKS_URL is set' },
+  AUTH_JWT_ISSUER: { parse: text, description: 'Required JWT issuer, when set; required with AUTH_JWKS_URL' },
+  AUTH_JWT_AUDIENCE: { parse: text, description: 'Required JWT audience, when set; required with AUTH_JWKS_URL' },
   API_KEY_PEPPER: { parse: secret32, secret: true, description: 'Server pepper mixed into API secret hashes' },
   ADMIN_TOKEN: { parse: secret32, secret: true, description: 'Enables /admin with header x-admin-token; unset disables it' },
 } satisfies Record<string, VarSpec<unknown>>;
