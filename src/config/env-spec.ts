@@ -162,7 +162,7 @@ export const ENV_SPEC = {
     default: false,
     description: 'The chain is the embedded dev chain (set by npm start): re-prepare market conditions and seed a demo market at start',
   },
-  OPERATOR_PRIVATE_KEY: { parse: privateKey, secret: true, description: 'Settlement wallet key (embedded chain: a dev key is used)' },
+  OPERATOR_PRIVATE_KEY: { parse: privateKey, secret: true, description: 'Settlement wallet key (embedded chain: a dev key is used; Hardhat\'s public keys stop the start on any other chain)' },
   EXCHANGE_ADDRESS: { parse: address, description: 'Exchange contract (external chain)' },
   COLLATERAL_ADDRESS: { parse: address, description: 'Collateral ERC-20 (external chain)' },
   CONDITIONAL_TOKENS_ADDRESS: { parse: address, description: 'Conditional tokens ERC-1155 (external chain)' },
