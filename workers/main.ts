@@ -7,7 +7,7 @@ import { createLogger } from '../src/logging/logger';
 import { settlementTaskQueue } from '../src/matching/market-ids';
 import { startStageTimings } from '../src/logging/stage-timings';
 import { ensureMatchingIndexes, matchingCollections } from '../src/matching/collections';
-import { chainPortFromConfig } from '../src/runtime/chain-from-config';
+import { assertNoDevKeyOffEmbeddedChain, chainPortFromConfig } from '../src/runtime/chain-from-config';
 import { databaseFromConfig } from '../src/runtime/database-from-config';
 import { temporalAddressOf } from '../src/runtime/endpoints';
 import { createRealtimePublisher } from '../src/gateway';
@@ -23,6 +23,7 @@ import { WORKFLOW_BUNDLE_FILE, workflowCodeFor } from '../src/temporal/workflow-
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  assertNoDevKeyOffEmbeddedChain(config);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   // The SDK logs its workflow bundling and state changes at INFO; keep them for debugging only.
   Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL === 'trace' ? 'TRACE' : config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });

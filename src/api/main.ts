@@ -1,7 +1,8 @@
+import { jwtSettingsOf } from '../auth/jwt-settings';
 import { loadConfig, ConfigError } from '../config';
 import { createLogger } from '../logging/logger';
 import { startStageTimings } from '../logging/stage-timings';
-import { chainPortFromConfig } from '../runtime/chain-from-config';
+import { assertNoDevKeyOffEmbeddedChain, chainPortFromConfig } from '../runtime/chain-from-config';
 import { databaseFromConfig } from '../runtime/database-from-config';
 import { temporalAddressOf } from '../runtime/endpoints';
 import { onShutdown } from '../runtime/shutdown';
@@ -12,6 +13,9 @@ import { startApiServer } from './server';
 /** The API process: REST under /v1 and socket.io under /v1/ws. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Refused before anything starts: an identity provider without audience and issuer, a public key off the embedded chain.
+  jwtSettingsOf(config);
+  assertNoDevKeyOffEmbeddedChain(config);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const stopTimings = startStageTimings(logger, config.STAGE_TIMINGS_S);
   const chain = chainPortFromConfig(config);

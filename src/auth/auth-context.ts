@@ -8,6 +8,8 @@ export interface AuthContext {
   keyId?: string;
   /** With `keyId`: when that key's current secret was issued (ws tokens carry it, see ws-tokens.ts). */
   keySecretIssuedAt?: Date;
+  /** With a JWT: when it expires (a ws token issued with it ends its socket then, see ws-tokens.ts). */
+  jwtExpiresAt?: Date;
   /** A JWT user has every permission; an API key only its own. */
   permissions: ApiKeyPermission[];
 }

@@ -52,8 +52,8 @@ export function createAuthGuards(deps: AuthGuardDeps): AuthGuards {
     const credentials = presented(req);
     if (credentials.kind === 'none') throw new AppError('AUTH_MISSING');
     if (credentials.kind === 'jwt') {
-      const { wallet } = await deps.jwt.verify(credentials.token);
-      return { wallet, via: 'jwt', permissions: [...ALL_PERMISSIONS] };
+      const { wallet, expiresAt } = await deps.jwt.verify(credentials.token);
+      return { wallet, via: 'jwt', permissions: [...ALL_PERMISSIONS], ...(expiresAt ? { jwtExpiresAt: expiresAt } : {}) };
     }
     const identity = await deps.apiKeys.authenticate(credentials.keyId, credentials.secret);
     deps.usage.mark(identity.keyId);

@@ -41,7 +41,7 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
     noBody(req.body);
     const auth = authOf(req);
     const key = auth.keyId && auth.keySecretIssuedAt ? { id: auth.keyId, secretIssuedAt: auth.keySecretIssuedAt } : undefined;
-    res.json(await issueWsToken(deps.wsTokens, auth.wallet, key));
+    res.json(await issueWsToken(deps.wsTokens, auth.wallet, key, auth.jwtExpiresAt));
   });
 
   return router;

@@ -13,7 +13,7 @@ export interface JwtVerifierOptions {
   jwksUrl?: string;
   /** A key set resolver given directly (e.g. jose's createLocalJWKSet); takes the place of jwksUrl. */
   jwks?: JWTVerifyGetKey;
-  /** HS256 shared secret (development and tests). */
+  /** HS256 shared secret (development and tests): ignored when a key set is configured. */
   secret?: string;
   issuer?: string;
   audience?: string;
@@ -32,8 +32,8 @@ export const VERIFIED_TOKEN_TTL_MS = 60_000;
 const MAX_REMEMBERED_TOKENS = 10_000;
 
 export interface JwtVerifier {
-  /** The wallet (lower-case) of a valid JWT; AUTH_INVALID otherwise. */
-  verify(token: string): Promise<{ wallet: string }>;
+  /** The wallet (lower-case) of a valid JWT and when the JWT expires; AUTH_INVALID otherwise. */
+  verify(token: string): Promise<{ wallet: string; expiresAt?: Date }>;
 }
 
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -46,7 +46,10 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
   // Imported once: given the raw bytes, jose imports a WebCrypto key on every verification
   // (~6% of the API's CPU under a stream of single-order POSTs).
-  const secret = options.secret
+  // With the identity provider's keys configured, a token signed with the shared secret (which
+  // `npm start` generates and a deployment may leave behind) must not pass as a user's.
+  const hasKeySet = Boolean(options.jwks || options.jwksUrl);
+  const secret = options.secret && !hasKeySet
     ? crypto.subtle.importKey('raw', new TextEncoder().encode(options.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify'])
     : undefined;
   let remote: JWTVerifyGetKey | undefined = options.jwks;
@@ -57,19 +60,19 @@ export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
   const claims = { issuer: options.issuer, audience: options.audience, requiredClaims: ['exp'], clockTolerance: options.clockToleranceSec ?? 5 };
   const now = options.now ?? Date.now;
   // By the token's SHA-256, not the token: the memory holds no credential.
-  const verified = new Map<string, { wallet: string; until: number }>();
-  const remember = (digest: string, wallet: string, exp: unknown) => {
-    if (typeof exp !== 'number') return;
+  const verified = new Map<string, { wallet: string; until: number; exp: number }>();
+  const remember = (digest: string, wallet: string, exp: number) => {
     if (verified.size >= MAX_REMEMBERED_TOKENS) verified.delete(verified.keys().next().value!); // the oldest
-    verified.set(digest, { wallet, until: Math.min(exp * 1000, now() + VERIFIED_TOKEN_TTL_MS) });
+    verified.set(digest, { wallet, until: Math.min(exp * 1000, now() + VERIFIED_TOKEN_TTL_MS), exp });
   };
+  const answer = (wallet: string, exp: number) => ({ wallet, expiresAt: new Date(exp * 1000) });
 
   return {
     async verify(token) {
       if (!COMPACT_JWS.test(token)) throw new AppError('AUTH_INVALID', 'Malformed JWT');
       const digest = createHash('sha256').update(token).digest('base64url');
       const seen = verified.get(digest);
-      if (seen && now() < seen.until) return { wallet: seen.wallet };
+      if (seen && now() < seen.until) return answer(seen.wallet, seen.exp);
       if (seen) verified.delete(digest);
       const jose = await loadJose();
       let alg: string | undefined;
@@ -90,8 +93,10 @@ export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
         }
         const wallet = normalizeWallet(payload.wallet_address);
         if (!wallet) throw new AppError('AUTH_INVALID', 'JWT has no valid wallet_address claim');
-        remember(digest, wallet, payload.exp);
-        return { wallet };
+        // `exp` is a required claim: jose refused the token without a numeric one.
+        const exp = payload.exp as number;
+        remember(digest, wallet, exp);
+        return answer(wallet, exp);
       } catch (error) {
         throw toAuthError(error);
       }

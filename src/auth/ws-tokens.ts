@@ -22,9 +22,10 @@ export interface WsTokenKey {
 
 /**
  * Issues a single-use token for the realtime gateway, valid 60 s, bound to `wallet` (and to `key`
- * when an API key asked for it). Only its hash is stored.
+ * when an API key asked for it, or to the JWT's expiry, `authExpiresAt`, when a JWT did: the
+ * gateway ends the connection then). Only its hash is stored.
  */
-export async function issueWsToken(deps: WsTokenDeps, wallet: string, key?: WsTokenKey): Promise<{ token: string; expires_in: number }> {
+export async function issueWsToken(deps: WsTokenDeps, wallet: string, key?: WsTokenKey, authExpiresAt?: Date): Promise<{ token: string; expires_in: number }> {
   const at = deps.now?.() ?? new Date();
   const token = newSecret();
   await deps.model.create({
@@ -32,6 +33,7 @@ export async function issueWsToken(deps: WsTokenDeps, wallet: string, key?: WsTo
     wallet,
     key_id: key?.id ?? null,
     key_secret_issued_at: key?.secretIssuedAt ?? null,
+    auth_expires_at: authExpiresAt ?? null,
     created_at: at,
     expires_at: new Date(at.getTime() + WS_TOKEN_TTL_SECONDS * 1000),
     used_at: null,
@@ -50,13 +52,14 @@ export async function issueWsToken(deps: WsTokenDeps, wallet: string, key?: WsTo
  * (exactly one of several racing consumers can insert); the token row's used_at is then set for
  * the record. A use row outlives its token's 60 s, so a swept token can never be replayed.
  */
-export async function consumeWsToken(deps: WsTokenDeps, token: string): Promise<{ wallet: string; key?: WsTokenKey }> {
+export async function consumeWsToken(deps: WsTokenDeps, token: string): Promise<{ wallet: string; key?: WsTokenKey; authExpiresAt?: Date }> {
   const invalid = () => new AppError('AUTH_INVALID', 'WebSocket token is unknown, used or expired');
   if (typeof token !== 'string' || token.length === 0 || token.length > 128) throw invalid();
   const at = deps.now?.() ?? new Date();
   const tokenHash = hashSecret(deps.pepper, token);
   const row = await deps.model.findOne({ token_hash: tokenHash, used_at: null, expires_at: { $gt: at } }).lean().exec();
   if (!row) throw invalid();
+  if (row.auth_expires_at && row.auth_expires_at <= at) throw new AppError('AUTH_INVALID', 'The JWT this WebSocket token was issued with has expired');
   try {
     await deps.uses.create({ token_hash: tokenHash, used_at: at });
   } catch (error) {
@@ -64,5 +67,9 @@ export async function consumeWsToken(deps: WsTokenDeps, token: string): Promise<
     throw error;
   }
   await deps.model.updateOne({ token_hash: tokenHash }, { $set: { used_at: at } }).exec();
-  return row.key_id && row.key_secret_issued_at ? { wallet: row.wallet, key: { id: row.key_id, secretIssuedAt: row.key_secret_issued_at } } : { wallet: row.wallet };
+  return {
+    wallet: row.wallet,
+    ...(row.key_id && row.key_secret_issued_at ? { key: { id: row.key_id, secretIssuedAt: row.key_secret_issued_at } } : {}),
+    ...(row.auth_expires_at ? { authExpiresAt: row.auth_expires_at } : {}),
+  };
 }

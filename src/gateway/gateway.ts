@@ -177,15 +177,18 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
   io.use(wsAuthMiddleware(deps.consumeWsToken, deps.logger));
   io.on('connection', onConnection);
   const source = await startEventSource(deps, dispatch);
-  const keyWatch: KeyWatch | undefined = deps.keyStates && startKeyWatch(() => [...sessions].flatMap((session) => {
-    const key = identityOf(session.socket).key;
-    return key ? [{ key, end: () => session.kill('AUTH_REVOKED', 'The API key this connection was opened with was revoked or its secret regenerated') }] : [];
+  const keyWatch: KeyWatch = startKeyWatch(() => [...sessions].flatMap((session) => {
+    const { key, authExpiresAt } = identityOf(session.socket);
+    const end = (expired?: boolean) => (expired
+      ? session.kill('AUTH_INVALID', 'The JWT this connection was opened with expired')
+      : session.kill('AUTH_REVOKED', 'The API key this connection was opened with was revoked or its secret regenerated'));
+    return key || authExpiresAt ? [{ key, authExpiresAt, end }] : [];
   }), deps.keyStates, limits.keyCheckMs, deps.logger);
 
   return {
     async close() {
       io.off('connection', onConnection);
-      await keyWatch?.stop();
+      await keyWatch.stop();
       await source.close();
       // Say goodbye to every socket; peers that stopped reading would hold shutdown for 30 s (ws close timeout).
       const open = [...sessions];

@@ -10,14 +10,17 @@ import type { ConnectionKey } from './ws-auth';
  *
  * Each gateway process checks the keys of its own connections, in one query for all of them, every
  * `intervalMs`. A key's secret is compared by value (`secret_issued_at` as the token recorded it),
- * never against this machine's clock. Connections opened with a JWT have no key and are not checked.
+ * never against this machine's clock. A connection opened with a JWT has no key: it ends at the
+ * first check after that JWT expires (`authExpiresAt`), as a REST request with it would be refused.
  */
 export type KeyStateReader = (keyIds: string[]) => Promise<{ key_id: string; revoked: boolean; secret_issued_at: Date }[]>;
 
 export interface KeyBoundConnection {
-  key: ConnectionKey;
-  /** Closes the connection, saying why. */
-  end(): void;
+  key: ConnectionKey | null;
+  /** When the JWT the connection was opened with expires. */
+  authExpiresAt?: Date | null;
+  /** Closes the connection, saying why: its key ended, or (`expired`) its JWT did. */
+  end(expired?: boolean): void;
 }
 
 export interface KeyWatch {
@@ -26,21 +29,30 @@ export interface KeyWatch {
   stop(): Promise<void>;
 }
 
-export function startKeyWatch(connections: () => KeyBoundConnection[], read: KeyStateReader, intervalMs: number, logger: Logger): KeyWatch {
+export function startKeyWatch(connections: () => KeyBoundConnection[], read: KeyStateReader | undefined, intervalMs: number, logger: Logger): KeyWatch {
   let running: Promise<unknown> = Promise.resolve();
 
   async function checkOnce(): Promise<number> {
-    const open = connections();
-    if (open.length === 0) return 0;
-    const states = new Map((await read([...new Set(open.map((c) => c.key.id))])).map((s) => [s.key_id, s]));
+    const now = Date.now();
     let ended = 0;
+    const open: (KeyBoundConnection & { key: ConnectionKey })[] = [];
+    for (const c of connections()) {
+      if (c.authExpiresAt && c.authExpiresAt.getTime() <= now) {
+        c.end(true);
+        ended += 1;
+      } else if (c.key && read) {
+        open.push(c as KeyBoundConnection & { key: ConnectionKey });
+      }
+    }
+    if (open.length === 0) return ended;
+    const states = new Map((await read!([...new Set(open.map((c) => c.key.id))])).map((s) => [s.key_id, s]));
     for (const c of open) {
       const state = states.get(c.key.id);
       if (state && !state.revoked && state.secret_issued_at.getTime() === c.key.secretIssuedAt.getTime()) continue;
       c.end();
       ended += 1;
     }
-    if (ended > 0) logger.info({ ended }, 'closed realtime connections whose API key was revoked or regenerated');
+    if (ended > 0) logger.info({ ended }, 'closed realtime connections whose API key ended or whose JWT expired');
     return ended;
   }
 

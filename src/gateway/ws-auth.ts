@@ -7,7 +7,7 @@ import type { Logger } from '../logging/logger';
  * Resolves the wallet, or rejects with AppError AUTH_INVALID for a used, expired or unknown token.
  * The real one is src/auth's `consumeWsToken`; the gateway only depends on this shape.
  */
-export type WsTokenConsumer = (token: string) => Promise<{ wallet: string; key?: ConnectionKey }>;
+export type WsTokenConsumer = (token: string) => Promise<{ wallet: string; key?: ConnectionKey; authExpiresAt?: Date }>;
 
 /** The API key a connection's token was issued with, and when that key's secret then in use was issued. */
 export interface ConnectionKey {
@@ -20,6 +20,8 @@ export interface ConnectionIdentity {
   wallet: string | null;
   /** Its API key (key-watch.ts ends the connection with the key); null for a public or JWT one. */
   key: ConnectionKey | null;
+  /** When the JWT its token was issued with expires (key-watch.ts ends the connection then). */
+  authExpiresAt?: Date | null;
 }
 
 /** The error socket.io hands the client as `connect_error`; `data` is `{code, message}`. */
@@ -53,9 +55,10 @@ export function wsAuthMiddleware(consume: WsTokenConsumer, logger: Logger) {
     if (token === undefined) return next();
     if (token === '' || token.length > 512) return next(handshakeError('AUTH_INVALID', 'WebSocket token is invalid'));
     consume(token)
-      .then(({ wallet, key }) => {
+      .then(({ wallet, key, authExpiresAt }) => {
         identity.wallet = wallet.toLowerCase();
         identity.key = key ?? null;
+        identity.authExpiresAt = authExpiresAt ?? null;
         next();
       })
       .catch((error: unknown) => {

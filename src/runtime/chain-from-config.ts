@@ -1,5 +1,6 @@
 import { createChainPort, ChainPort } from '../chain';
 import { Config, ConfigError } from '../config';
+import { wellKnownDevKeyIndex } from './well-known-keys';
 
 /**
  * The chain port of the API and worker processes. Under `npm start` the supervisor passes the
@@ -24,4 +25,17 @@ export function chainPortFromConfig(config: Config): ChainPort {
     },
     confirmations: config.CHAIN_CONFIRMATIONS,
   });
+}
+
+/**
+ * Hardhat's default keys are public: on any chain but the embedded one (npm start sets
+ * LOCAL_DEV_CHAIN when it starts it) whatever the operator holds there is anyone's.
+ */
+export function assertNoDevKeyOffEmbeddedChain(config: Pick<Config, 'OPERATOR_PRIVATE_KEY' | 'LOCAL_DEV_CHAIN' | 'CHAIN_ID'>): void {
+  if (config.LOCAL_DEV_CHAIN || !config.OPERATOR_PRIVATE_KEY) return;
+  const index = wellKnownDevKeyIndex(config.OPERATOR_PRIVATE_KEY);
+  if (index === null) return;
+  throw new ConfigError([
+    `OPERATOR_PRIVATE_KEY is Hardhat's well-known development key #${index}, which anyone can sign with: it is accepted only on the embedded chain (npm start without CHAIN_RPC_URL), not on chain ${config.CHAIN_ID} at CHAIN_RPC_URL`,
+  ]);
 }

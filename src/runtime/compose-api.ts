@@ -4,6 +4,7 @@ import { buildRootRouters, buildV1Routers, createApiModules } from '../api/route
 import type { ReadinessCheck } from '../api/health.routes';
 import type { ApiServerDeps } from '../api/server';
 import { consumeWsToken } from '../auth/ws-tokens';
+import { jwtSettingsOf } from '../auth/jwt-settings';
 import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../gateway';
 import type { ChainPort } from '../chain';
 import { Config, ConfigError } from '../config';
@@ -49,7 +50,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     chains,
     preparerFor: () => preparer,
     apiKeyPepper: config.API_KEY_PEPPER,
-    jwt: { jwksUrl: config.AUTH_JWKS_URL, secret: config.AUTH_JWT_SECRET, issuer: config.AUTH_JWT_ISSUER, audience: config.AUTH_JWT_AUDIENCE },
+    jwt: jwtSettingsOf(config),
     adminToken: config.ADMIN_TOKEN,
     limitByWallet: limits.byWallet,
     // Every status change goes through the market's workflow (decisions section 6).

@@ -24,7 +24,7 @@ describe('JWT authentication (HS256 secret)', () => {
   test('when a valid JWT is presented, then the request acts for its lower-cased wallet with all permissions', async () => {
     const res = await whoami(bearer(await good(CHECKSUMMED)));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ wallet: CHECKSUMMED.toLowerCase(), via: 'jwt', permissions: ['read', 'trade'] });
+    expect(res.body).toEqual({ wallet: CHECKSUMMED.toLowerCase(), via: 'jwt', permissions: ['read', 'trade'], jwtExpiresAt: expect.any(String) });
     const trade = await call(`${harness.url}/v1/test/whoami-trade`, { method: 'POST', headers: bearer(await good()) });
     expect(trade.status).toBe(200);
   });
@@ -192,7 +192,7 @@ describe('JWT verifier (HS256 secret)', () => {
     const { createJwtVerifier } = await import('../../src/auth/jwt-verifier');
     const imports = jest.spyOn(crypto.subtle, 'importKey');
     const verifier = createJwtVerifier({ secret: JWT_SECRET });
-    for (let i = 0; i < 3; i++) expect(await verifier.verify(await signJwt(WALLET_A))).toEqual({ wallet: WALLET_A });
+    for (let i = 0; i < 3; i++) expect(await verifier.verify(await signJwt(WALLET_A))).toMatchObject({ wallet: WALLET_A });
     await expect(verifier.verify(await signJwt(WALLET_A, { secret: 'another-secret-that-is-long-enough-0123456789' }))).rejects.toMatchObject({ code: 'AUTH_INVALID' });
     // The signing above imports its own keys; the verifier's import is the one with usage 'verify'.
     expect(imports.mock.calls.filter((call) => (call[4] as string[]).includes('verify'))).toHaveLength(1);
@@ -204,7 +204,7 @@ describe('JWT verifier (HS256 secret)', () => {
     let clock = Date.now();
     const verifier = createJwtVerifier({ secret: JWT_SECRET, now: () => clock });
     const token = await signJwt(WALLET_A, { expiresIn: '10m' });
-    for (let i = 0; i < 3; i++) expect(await verifier.verify(token)).toEqual({ wallet: WALLET_A });
+    for (let i = 0; i < 3; i++) expect(await verifier.verify(token)).toMatchObject({ wallet: WALLET_A });
     expect(checks).toHaveBeenCalledTimes(1);
     // The same claims under another signature are another token: checked, and refused.
     const forged = `${token.slice(0, token.lastIndexOf('.') + 1)}${'A'.repeat(43)}`;
@@ -212,7 +212,7 @@ describe('JWT verifier (HS256 secret)', () => {
     expect(checks).toHaveBeenCalledTimes(2);
     // Past the memory's bound the token is checked again (and is still valid).
     clock += VERIFIED_TOKEN_TTL_MS + 1;
-    expect(await verifier.verify(token)).toEqual({ wallet: WALLET_A });
+    expect(await verifier.verify(token)).toMatchObject({ wallet: WALLET_A });
     expect(checks).toHaveBeenCalledTimes(3);
     // Never past its exp: a token expiring in 2 s is remembered for 2 s at most.
     const short = await signJwt(WALLET_A, { expiresIn: '2s' });

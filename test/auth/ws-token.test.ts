@@ -32,7 +32,7 @@ describe('POST /v1/auth/ws-token and consumeWsToken', () => {
 
   test('when a token is consumed, then it returns its wallet once and is AUTH_INVALID afterwards', async () => {
     const res = await issue(WALLET_B);
-    await expect(consumeWsToken(harness.modules.wsTokens, res.body.token)).resolves.toEqual({ wallet: WALLET_B });
+    await expect(consumeWsToken(harness.modules.wsTokens, res.body.token)).resolves.toEqual({ wallet: WALLET_B, authExpiresAt: expect.any(Date) });
     await expect(consumeWsToken(harness.modules.wsTokens, res.body.token)).rejects.toMatchObject({ code: 'AUTH_INVALID' });
   });
 

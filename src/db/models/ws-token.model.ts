@@ -12,6 +12,8 @@ export interface WsTokenRecord {
   /** The API key the token was issued with (null: a JWT), and when that key's secret then in use was issued. */
   key_id: string | null;
   key_secret_issued_at: Date | null;
+  /** The JWT the token was issued with expires then (null: an API key); the gateway closes the connection at it. */
+  auth_expires_at?: Date | null;
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
@@ -23,6 +25,7 @@ const schema = new Schema<WsTokenRecord>(
     wallet: { type: String, required: true },
     key_id: { type: String, default: null },
     key_secret_issued_at: { type: Date, default: null },
+    auth_expires_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     expires_at: { type: Date, required: true },
     used_at: { type: Date, default: null },
