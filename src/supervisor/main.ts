@@ -73,6 +73,7 @@ async function main(): Promise<void> {
         logDir,
         log,
         gomaxprocs: config.EMBEDDED_GOMAXPROCS,
+        sqliteSync: config.EMBEDDED_SQLITE_SYNC,
       });
       servers.push(temporal.process);
       temporalUi = temporal.uiUrl;
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
     }
     if (!config.MONGODB_URI) {
       await assertPortFree(config.HOST, config.MONGODB_PORT, 'FerretDB');
-      const mongo = await startFerretDb({ host: config.HOST, port: config.MONGODB_PORT, dataDir: join(dataDir, 'ferretdb'), logDir, log, gogc: config.FERRETDB_GOGC, gomaxprocs: config.EMBEDDED_GOMAXPROCS });
+      const mongo = await startFerretDb({ host: config.HOST, port: config.MONGODB_PORT, dataDir: join(dataDir, 'ferretdb'), logDir, log, gogc: config.FERRETDB_GOGC, gomaxprocs: config.EMBEDDED_GOMAXPROCS, sqliteSync: config.EMBEDDED_SQLITE_SYNC });
       servers.push(mongo.process);
       env.MONGODB_URI = mongo.uri;
       // FerretDB (SQLite) stalls for good once ~200 connections wait on it; a small pool per
