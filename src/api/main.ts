@@ -7,10 +7,12 @@ import { temporalAddressOf } from '../runtime/endpoints';
 import { onShutdown } from '../runtime/shutdown';
 import { connectTemporal } from '../temporal/connect';
 import { composeApi } from '../runtime/compose-api';
+import { exitWithSupervisor } from '../supervisor/exit-with-supervisor';
 import { startApiServer } from './server';
 
 /** The API process: REST under /v1 and socket.io under /v1/ws. */
 async function main(): Promise<void> {
+  exitWithSupervisor();
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const stopTimings = startStageTimings(logger, config.STAGE_TIMINGS_S);

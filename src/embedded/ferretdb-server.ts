@@ -51,6 +51,8 @@ export async function startFerretDb(options: {
   gomaxprocs?: number;
   /** SQLite's synchronous setting (default `normal`). */
   sqliteSync?: SqliteSync;
+  /** Told the server's pid as soon as it is spawned. */
+  onSpawn?: (pid: number) => void;
   /** Another FerretDB binary than the pinned build (a benchmark comparing builds side by side). */
   binary?: string;
 }): Promise<FerretDbServer> {
@@ -68,7 +70,7 @@ export async function startFerretDb(options: {
     '--log-level=warn',
   ];
   const env = { ...globalThis.process.env, GOGC: String(options.gogc ?? DEFAULT_FERRETDB_GOGC), GOMAXPROCS: String(embeddedGoMaxProcs(options.gomaxprocs)) };
-  const process = startManagedProcess({ name: 'ferretdb', command: binary, args, env, logFile: join(options.logDir, 'ferretdb.log'), tiedToParent: options.tiedToParent });
+  const process = startManagedProcess({ name: 'ferretdb', command: binary, args, env, logFile: join(options.logDir, 'ferretdb.log'), tiedToParent: options.tiedToParent, onSpawn: options.onSpawn });
   try {
     await waitForPort(options.host, options.port, 30_000, process.alive);
   } catch (error) {

@@ -30,6 +30,8 @@ export function startManagedProcess(options: {
    * process exits, so an interrupted test run leaves no server behind.
    */
   tiedToParent?: boolean;
+  /** Told the pid at once, before the server is up (the supervisor records what it started). */
+  onSpawn?: (pid: number) => void;
 }): ManagedProcess {
   mkdirSync(dirname(options.logFile), { recursive: true });
   const log = createWriteStream(options.logFile, { flags: 'a' });
@@ -39,6 +41,7 @@ export function startManagedProcess(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: !options.tiedToParent,
   });
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   const killOnExit = () => child.kill('SIGKILL');
   if (options.tiedToParent) process.once('exit', killOnExit);
   child.stdout?.pipe(log, { end: false });

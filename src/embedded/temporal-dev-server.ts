@@ -61,6 +61,8 @@ export async function startTemporalDevServer(options: {
   tiedToParent?: boolean;
   /** SQLite's synchronous setting of `dbFile` (default `normal`). */
   sqliteSync?: SqliteSync;
+  /** Told the server's pid as soon as it is spawned. */
+  onSpawn?: (pid: number) => void;
   /** The server's GOMAXPROCS (default `embeddedGoMaxProcs()`: half the cores, at least 1). */
   gomaxprocs?: number;
 }): Promise<TemporalDevServer> {
@@ -74,7 +76,7 @@ export async function startTemporalDevServer(options: {
   for (const [key, value] of Object.entries(TEMPORAL_DYNAMIC_CONFIG)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const env = { ...globalThis.process.env, GOMAXPROCS: String(embeddedGoMaxProcs(options.gomaxprocs)) };
-  const process = startManagedProcess({ name: 'temporal', command: binary, args, env, logFile: join(options.logDir, 'temporal.log'), tiedToParent: options.tiedToParent });
+  const process = startManagedProcess({ name: 'temporal', command: binary, args, env, logFile: join(options.logDir, 'temporal.log'), tiedToParent: options.tiedToParent, onSpawn: options.onSpawn });
   try {
     await waitForPort(options.host, options.port, 60_000, process.alive);
     if (options.uiPort) await waitForPort(options.host, options.uiPort, 60_000, process.alive);

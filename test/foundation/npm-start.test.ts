@@ -179,6 +179,6 @@ describe('npm start (the whole service on embedded defaults)', () => {
     expect(code).toBe(2);
     expect(output).toContain('SERVICE_NODE="/nonexistent/node" is not an executable file');
     expect(output).not.toMatch(/Temporal dev server on|FerretDB on|local chain/);
-    expect(existsSync(join(dataDir, 'supervisor.pid'))).toBe(false); // the data folder's lock is let go
+    expect(existsSync(join(dataDir, 'supervisor.json'))).toBe(false); // the data folder's lock is let go
   }, 60_000);
 });
