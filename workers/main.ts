@@ -16,12 +16,14 @@ import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';
 import { createMarketMatcherClient } from '../src/temporal/market-matcher.client';
 import { workflowStackTraces } from '../src/temporal/workflow-stack-traces';
 import { WORKFLOW_BUNDLE_FILE, workflowCodeFor } from '../src/temporal/workflow-bundle';
+import { exitWithSupervisor } from '../src/supervisor/exit-with-supervisor';
 
 /**
  * The worker process: runs every workflow and activity on the service's task queue, and the
  * hand-off sweeper that re-sends orders whose hand-off to their market workflow was lost.
  */
 async function main(): Promise<void> {
+  exitWithSupervisor();
   const config = loadConfig();
   assertNoDevKeyOffEmbeddedChain(config);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });

@@ -8,10 +8,12 @@ import { temporalAddressOf } from '../runtime/endpoints';
 import { onShutdown } from '../runtime/shutdown';
 import { connectTemporal } from '../temporal/connect';
 import { composeApi } from '../runtime/compose-api';
+import { exitWithSupervisor } from '../supervisor/exit-with-supervisor';
 import { startApiServer } from './server';
 
 /** The API process: REST under /v1 and socket.io under /v1/ws. */
 async function main(): Promise<void> {
+  exitWithSupervisor();
   const config = loadConfig();
   // Refused before anything starts: an identity provider without audience and issuer, a public key off the embedded chain.
   jwtSettingsOf(config);

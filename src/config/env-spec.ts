@@ -32,6 +32,11 @@ const niceValue: Parser<number> = (raw) => {
   if (n > 19) throw new Error('must be a nice value 0..19');
   return n;
 };
+/** SQLite's `synchronous` setting of the embedded servers' files: `normal` or `full`. */
+const sqliteSync: Parser<'normal' | 'full'> = (raw) => {
+  if (raw !== 'normal' && raw !== 'full') throw new Error('must be normal or full');
+  return raw;
+};
 /** `lts`, `current`, or an absolute path to a Node binary (SERVICE_NODE). */
 const nodeBinary: Parser<string> = (raw) => {
   if (raw !== 'lts' && raw !== 'current' && !raw.startsWith('/')) throw new Error('must be lts, current or an absolute path to a node binary');
@@ -145,6 +150,11 @@ export const ENV_SPEC = {
   EMBEDDED_GOMAXPROCS: {
     parse: positiveInt,
     description: 'GOMAXPROCS of the embedded FerretDB and Temporal dev server (cores each runs Go code on at once); unset: half the machine\'s cores, at least 1, as they share it with the API, the worker and the chain',
+  },
+  EMBEDDED_SQLITE_SYNC: {
+    parse: sqliteSync,
+    default: 'normal' as 'normal' | 'full',
+    description: 'SQLite synchronous setting of the embedded Temporal and FerretDB files (WAL mode): normal fsyncs at checkpoints, so a commit survives any process crash but a power loss can drop the last ones; full also fsyncs the WAL at every commit (docs/foundation.md, "Crash model")',
   },
   SERVICE_NODE: {
     parse: nodeBinary,

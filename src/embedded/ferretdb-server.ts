@@ -2,18 +2,22 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV_SPEC } from '../config/env-spec';
 import { embeddedGoMaxProcs } from './go-maxprocs';
+import type { SqliteSync } from './sqlite-sync';
 import { ensureGoTool } from '../tools/ensure-go-tool';
 import { FERRETDB } from '../tools/tool-versions';
 import { freePort, waitForPort } from './free-port';
 import { startManagedProcess, ManagedProcess } from './managed-process';
 
 /**
- * WAL with synchronous=NORMAL: a commit is durable once written to the WAL file, which survives a
- * crash of any process; the WAL is fsynced at checkpoints rather than at every commit (a power loss
- * can drop the last commits). That is the durability of MongoDB's own default (w:1 writes are
- * journaled every 100 ms), and it takes the per-commit fsync off every write. docs/foundation.md.
+ * WAL (FerretDB's default) with synchronous=NORMAL by default (`EMBEDDED_SQLITE_SYNC`): a commit is
+ * durable once written to the WAL file, which survives a crash of any process; the WAL is fsynced
+ * at checkpoints rather than at every commit (a power loss can drop the last commits). That is the
+ * durability of MongoDB's own default (w:1 writes are journaled every 100 ms), and it takes the
+ * per-commit fsync off every write. `full` fsyncs the WAL at every commit. docs/foundation.md.
  */
-const SQLITE_DURABILITY = '_pragma=synchronous(normal)';
+function sqliteDurability(sync: SqliteSync): string {
+  return `_pragma=synchronous(${sync})`;
+}
 
 /**
  * Go's garbage-collection target for FerretDB (GOGC; Go's default is 100; the service's default is
@@ -45,6 +49,10 @@ export async function startFerretDb(options: {
   gogc?: number;
   /** FerretDB's GOMAXPROCS (default `embeddedGoMaxProcs()`: half the cores, at least 1). */
   gomaxprocs?: number;
+  /** SQLite's synchronous setting (default `normal`). */
+  sqliteSync?: SqliteSync;
+  /** Told the server's pid as soon as it is spawned. */
+  onSpawn?: (pid: number) => void;
   /** Another FerretDB binary than the pinned build (a benchmark comparing builds side by side). */
   binary?: string;
 }): Promise<FerretDbServer> {
@@ -54,7 +62,7 @@ export async function startFerretDb(options: {
   const debugPort = await freePort(options.host);
   const args = [
     '--handler=sqlite',
-    `--sqlite-url=file:${options.dataDir}/?${SQLITE_DURABILITY}`,
+    `--sqlite-url=file:${options.dataDir}/?${sqliteDurability(options.sqliteSync ?? 'normal')}`,
     `--state-dir=${options.dataDir}`,
     `--listen-addr=${options.host}:${options.port}`,
     `--debug-addr=${options.host}:${debugPort}`,
@@ -62,7 +70,7 @@ export async function startFerretDb(options: {
     '--log-level=warn',
   ];
   const env = { ...globalThis.process.env, GOGC: String(options.gogc ?? DEFAULT_FERRETDB_GOGC), GOMAXPROCS: String(embeddedGoMaxProcs(options.gomaxprocs)) };
-  const process = startManagedProcess({ name: 'ferretdb', command: binary, args, env, logFile: join(options.logDir, 'ferretdb.log'), tiedToParent: options.tiedToParent });
+  const process = startManagedProcess({ name: 'ferretdb', command: binary, args, env, logFile: join(options.logDir, 'ferretdb.log'), tiedToParent: options.tiedToParent, onSpawn: options.onSpawn });
   try {
     await waitForPort(options.host, options.port, 30_000, process.alive);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export interface ManagedProcess {
@@ -17,6 +17,9 @@ export interface ManagedProcess {
  * Spawns a long-running server whose output goes to a log file (not our terminal: a dev server's
  * chatter would drown the service's own logs). The child gets its own process group so that a
  * Ctrl-C reaching the terminal is handled once, by our supervisor, which stops children in order.
+ * It writes to the file itself rather than through a pipe to us: a pipe would kill it (SIGPIPE) at
+ * its first log line after our death, or never, so whether it outlived us would be chance; the
+ * next start stops what outlived us either way (src/supervisor/started-processes.ts).
  */
 export function startManagedProcess(options: {
   name: string;
@@ -30,30 +33,35 @@ export function startManagedProcess(options: {
    * process exits, so an interrupted test run leaves no server behind.
    */
   tiedToParent?: boolean;
+  /** Told the pid at once, before the server is up (the supervisor records what it started). */
+  onSpawn?: (pid: number) => void;
 }): ManagedProcess {
   mkdirSync(dirname(options.logFile), { recursive: true });
-  const log = createWriteStream(options.logFile, { flags: 'a' });
-  const child = spawn(options.command, options.args, {
-    cwd: options.cwd,
-    env: options.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: !options.tiedToParent,
-  });
+  const log = openSync(options.logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(options.command, options.args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', log, log],
+      detached: !options.tiedToParent,
+    });
+  } finally {
+    closeSync(log); // the child has its own copy
+  }
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   const killOnExit = () => child.kill('SIGKILL');
   if (options.tiedToParent) process.once('exit', killOnExit);
-  child.stdout?.pipe(log, { end: false });
-  child.stderr?.pipe(log, { end: false });
   let running = true;
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => {
       running = false;
       process.removeListener('exit', killOnExit);
-      log.end();
       resolve(code ?? signal ?? 'unknown');
     });
     child.once('error', (error) => {
       running = false;
-      log.end(`spawn failed: ${error.message}\n`);
+      appendFileSync(options.logFile, `spawn failed: ${error.message}\n`);
       resolve('spawn-error');
     });
   });

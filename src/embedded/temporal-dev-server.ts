@@ -5,14 +5,18 @@ import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import { startManagedProcess, ManagedProcess } from './managed-process';
 import { waitForPort } from './free-port';
 import { embeddedGoMaxProcs } from './go-maxprocs';
+import type { SqliteSync } from './sqlite-sync';
 
 /**
  * The same durability as the embedded FerretDB (src/embedded/ferretdb-server.ts): WAL with
- * synchronous=NORMAL, so a commit survives any process crash and is fsynced at checkpoints. The
- * CLI's default (a rollback journal, synchronous=FULL) fsyncs the journal and the database on
- * every commit: every signal, workflow task and activity result. docs/foundation.md.
+ * synchronous=NORMAL by default, so a commit survives any process crash and is fsynced at
+ * checkpoints (`full`: at every commit). The CLI's default (a rollback journal, synchronous=FULL)
+ * fsyncs the journal and the database on every commit: every signal, workflow task and activity
+ * result. docs/foundation.md.
  */
-const SQLITE_DURABILITY = ['journal_mode=wal', 'synchronous=normal'];
+function sqliteDurability(sync: SqliteSync): string[] {
+  return ['journal_mode=wal', `synchronous=${sync}`];
+}
 
 /**
  * Signals the server keeps for a workflow while one of its tasks is under way
@@ -55,6 +59,10 @@ export async function startTemporalDevServer(options: {
   logDir: string;
   log?: (line: string) => void;
   tiedToParent?: boolean;
+  /** SQLite's synchronous setting of `dbFile` (default `normal`). */
+  sqliteSync?: SqliteSync;
+  /** Told the server's pid as soon as it is spawned. */
+  onSpawn?: (pid: number) => void;
   /** The server's GOMAXPROCS (default `embeddedGoMaxProcs()`: half the cores, at least 1). */
   gomaxprocs?: number;
 }): Promise<TemporalDevServer> {
@@ -62,13 +70,13 @@ export async function startTemporalDevServer(options: {
   const args = ['server', 'start-dev', '--ip', options.host, '--port', String(options.port), '--log-level', 'warn'];
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
-  if (options.dbFile) args.push('--db-filename', options.dbFile, ...SQLITE_DURABILITY.flatMap((p) => ['--sqlite-pragma', p]));
+  if (options.dbFile) args.push('--db-filename', options.dbFile, ...sqliteDurability(options.sqliteSync ?? 'normal').flatMap((p) => ['--sqlite-pragma', p]));
   if (options.namespace !== 'default') args.push('--namespace', options.namespace);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(TEMPORAL_DYNAMIC_CONFIG)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const env = { ...globalThis.process.env, GOMAXPROCS: String(embeddedGoMaxProcs(options.gomaxprocs)) };
-  const process = startManagedProcess({ name: 'temporal', command: binary, args, env, logFile: join(options.logDir, 'temporal.log'), tiedToParent: options.tiedToParent });
+  const process = startManagedProcess({ name: 'temporal', command: binary, args, env, logFile: join(options.logDir, 'temporal.log'), tiedToParent: options.tiedToParent, onSpawn: options.onSpawn });
   try {
     await waitForPort(options.host, options.port, 60_000, process.alive);
     if (options.uiPort) await waitForPort(options.host, options.uiPort, 60_000, process.alive);

@@ -12,50 +12,61 @@ export function restartDelayMs(recentRestarts: number): number {
   return 250 * 2 ** Math.max(0, recentRestarts - 1);
 }
 
+export interface ChildServiceOptions {
+  name: string;
+  script: string;
+  env: NodeJS.ProcessEnv;
+  /** The tree must stop: this child cannot run (it keeps crashing, or cannot start at all). */
+  onGiveUp: (reason: string) => void;
+  log: (line: string) => void;
+  /** Node options before the script, e.g. a `--require` preload. */
+  nodeArgs?: string[];
+  /** The Node binary it runs on (`SERVICE_NODE`); the supervisor's own by default. */
+  nodeBinary?: string;
+  /** Each start, with the new process's pid (the supervisor records what it started). */
+  onSpawn?: (pid: number) => void;
+}
+
 /**
  * A Node process of ours (API or worker) under supervision: its output goes to our terminal, and
  * an unexpected exit restarts it after a short back-off. It runs in its own process group so a
- * terminal Ctrl-C reaches only the supervisor, which then stops children in order. Restarts are bounded: a process that
- * keeps crashing stops the whole tree instead of looping forever.
+ * terminal Ctrl-C reaches only the supervisor, which then stops children in order. Restarts are
+ * bounded: a process that keeps crashing stops the whole tree instead of looping forever. It gets
+ * an IPC channel, whose close tells it that the supervisor is gone (exit-with-supervisor.ts).
  */
 export class ChildService {
   private child?: ChildProcess;
   private stopping = false;
   private restarts: number[] = [];
+  readonly name: string;
 
-  constructor(
-    readonly name: string,
-    private readonly script: string,
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly onGiveUp: (reason: string) => void,
-    private readonly log: (line: string) => void,
-    /** Node options before the script, e.g. a `--require` preload. */
-    private readonly nodeArgs: string[] = [],
-    /** The Node binary it runs on (`SERVICE_NODE`); the supervisor's own by default. */
-    private readonly nodeBinary: string = process.execPath,
-  ) {}
+  constructor(private readonly options: ChildServiceOptions) {
+    this.name = options.name;
+  }
 
   start(): void {
-    const child = spawn(this.nodeBinary, [...this.nodeArgs, this.script], { env: this.env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    const { nodeBinary = process.execPath, nodeArgs = [], script, env, log, onGiveUp } = this.options;
+    const child = spawn(nodeBinary, [...nodeArgs, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
     this.child = child;
+    if (child.pid !== undefined) this.options.onSpawn?.(child.pid);
     // A binary that cannot be started (missing, not executable) emits 'error' and never 'exit';
     // starting it again would fail the same way, so the tree stops and says which binary.
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (child.pid !== undefined) {
-        this.log(`${this.name}: ${error.message}`);
+        log(`${this.name}: ${error.message}`);
         return;
       }
-      if (!this.stopping) this.onGiveUp(`${this.name} could not start: ${this.nodeBinary} (${error.code ?? error.message})`);
+      if (!this.stopping) onGiveUp(`${this.name} could not start: ${nodeBinary} (${error.code ?? error.message})`);
     });
     child.once('exit', (code, signal) => {
       if (this.stopping) return;
       const now = Date.now();
       this.restarts = this.restarts.filter((t) => now - t < 60_000).concat(now);
       if (code === 2 || this.restarts.length > MAX_RESTARTS_PER_MINUTE) {
-        this.onGiveUp(`${this.name} exited (${code ?? signal}) ${code === 2 ? 'on a configuration error' : 'too often'}`);
+        onGiveUp(`${this.name} exited (${code ?? signal}) ${code === 2 ? 'on a configuration error' : 'too often'}`);
         return;
       }
-      this.log(`${this.name} exited (${code ?? signal}); restarting`);
+      log(`${this.name} exited (${code ?? signal}); restarting`);
       setTimeout(() => {
         if (!this.stopping) this.start();
       }, restartDelayMs(this.restarts.length));

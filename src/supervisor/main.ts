@@ -4,21 +4,28 @@ import { loadConfig, Config, ConfigError } from '../config';
 import { lowerChainThreadPriority } from '../chain/local/chain-thread-priority';
 import { startLocalChain } from '../chain/local/start-local-chain';
 import { startFerretDb } from '../embedded/ferretdb-server';
-import { isPortOpen } from '../embedded/free-port';
 import type { ManagedProcess } from '../embedded/managed-process';
 import { startTemporalDevServer } from '../embedded/temporal-dev-server';
 import { resolveServiceNode } from '../tools/service-node';
 import { ChildService } from './child-service';
-import { lockDataDir } from './data-lock';
 import { devSecretsFile, ensureDevSecrets } from './dev-secrets';
+import { portsInUse, type NeededPort } from './port-check';
+import { StartedProcesses } from './started-processes';
 import { waitForApi, waitForWorker } from './readiness';
 
 const log = (line: string) => process.stdout.write(`[predex] ${line}\n`);
 
-async function assertPortFree(host: string, port: number, what: string): Promise<void> {
-  if (await isPortOpen(host, port)) {
-    throw new Error(`Port ${port} (${what}) is already in use on ${host}. Stop what holds it or choose another port.`);
+/** The ports this start will listen on, with the variable that moves each. */
+function neededPorts(config: Config): NeededPort[] {
+  const ports: NeededPort[] = [];
+  if (!config.TEMPORAL_ADDRESS) {
+    ports.push({ port: config.TEMPORAL_PORT, what: 'Temporal', variable: 'TEMPORAL_PORT' });
+    if (config.TEMPORAL_UI_PORT) ports.push({ port: config.TEMPORAL_UI_PORT, what: 'Temporal UI', variable: 'TEMPORAL_UI_PORT' });
   }
+  if (!config.MONGODB_URI) ports.push({ port: config.MONGODB_PORT, what: 'FerretDB', variable: 'MONGODB_PORT' });
+  if (!config.CHAIN_RPC_URL) ports.push({ port: config.CHAIN_PORT, what: 'chain JSON-RPC', variable: 'CHAIN_PORT' });
+  ports.push({ port: config.PORT, what: 'API', variable: 'PORT' });
+  return ports;
 }
 
 /**
@@ -31,7 +38,8 @@ async function main(): Promise<void> {
   const dataDir = resolve(config.DATA_DIR);
   const logDir = join(dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  const unlock = lockDataDir(dataDir);
+  // Taken first: it stops what a supervisor killed before could not (its record in DATA_DIR).
+  const started = await StartedProcesses.take(dataDir, log);
   const servers: ManagedProcess[] = [];
   const inProcess: { name: string; stop(): Promise<void> }[] = [];
   const services: ChildService[] = [];
@@ -44,7 +52,7 @@ async function main(): Promise<void> {
     for (const service of [...services].reverse()) await service.stop();
     for (const server of [...servers].reverse()) await server.stop();
     for (const part of [...inProcess].reverse()) await part.stop().catch(() => undefined);
-    unlock();
+    started.release();
     log('stopped');
     process.exit(exitCode);
   };
@@ -61,9 +69,10 @@ async function main(): Promise<void> {
     if (secrets.generated.length > 0) {
       log(`development secrets for ${secrets.generated.join(', ')} are in ${devSecretsFile(dataDir)} (set them in the environment for production)`);
     }
+    const held = await portsInUse(config.HOST, neededPorts(config));
+    if (held.length > 0) throw new Error(held.join('\n[predex] '));
     let temporalUi: string | undefined;
     if (!config.TEMPORAL_ADDRESS) {
-      await assertPortFree(config.HOST, config.TEMPORAL_PORT, 'Temporal');
       const temporal = await startTemporalDevServer({
         host: config.HOST,
         port: config.TEMPORAL_PORT,
@@ -73,6 +82,8 @@ async function main(): Promise<void> {
         logDir,
         log,
         gomaxprocs: config.EMBEDDED_GOMAXPROCS,
+        sqliteSync: config.EMBEDDED_SQLITE_SYNC,
+        onSpawn: (pid) => started.started('temporal', pid),
       });
       servers.push(temporal.process);
       temporalUi = temporal.uiUrl;
@@ -80,8 +91,17 @@ async function main(): Promise<void> {
       log(`Temporal dev server on ${temporal.address}`);
     }
     if (!config.MONGODB_URI) {
-      await assertPortFree(config.HOST, config.MONGODB_PORT, 'FerretDB');
-      const mongo = await startFerretDb({ host: config.HOST, port: config.MONGODB_PORT, dataDir: join(dataDir, 'ferretdb'), logDir, log, gogc: config.FERRETDB_GOGC, gomaxprocs: config.EMBEDDED_GOMAXPROCS });
+      const mongo = await startFerretDb({
+        host: config.HOST,
+        port: config.MONGODB_PORT,
+        dataDir: join(dataDir, 'ferretdb'),
+        logDir,
+        log,
+        gogc: config.FERRETDB_GOGC,
+        gomaxprocs: config.EMBEDDED_GOMAXPROCS,
+        sqliteSync: config.EMBEDDED_SQLITE_SYNC,
+        onSpawn: (pid) => started.started('ferretdb', pid),
+      });
       servers.push(mongo.process);
       env.MONGODB_URI = mongo.uri;
       // FerretDB (SQLite) stalls for good once ~200 connections wait on it; a small pool per
@@ -90,7 +110,6 @@ async function main(): Promise<void> {
       log(`FerretDB on ${mongo.uri}`);
     }
     if (!config.CHAIN_RPC_URL) {
-      await assertPortFree(config.HOST, config.CHAIN_PORT, 'chain JSON-RPC');
       // EDR runs inside this process: it is a library, and its JSON-RPC endpoint is ours.
       const chain = await startLocalChain({ host: config.HOST, port: config.CHAIN_PORT, chainId: config.CHAIN_ID, dataDir, log });
       // The chain's EVM threads give way to the exchange's processes (chain-thread-priority.ts).
@@ -120,10 +139,11 @@ async function main(): Promise<void> {
     const distRoot = resolve(__dirname, '..', '..');
     // The preload keeps the SDK's stack-trace promise hook out of the workflow threads (docs/matching.md).
     const workerPreload = ['--require', join(distRoot, 'src', 'temporal', 'no-workflow-stack-traces.js')];
-    const worker = new ChildService('worker', join(distRoot, 'workers', 'main.js'), env, giveUp, log, workerPreload, node);
-    const api = new ChildService('api', join(distRoot, 'src', 'api', 'main.js'), env, giveUp, log, [], node);
+    const child = (name: string, script: string, nodeArgs: string[] = []) =>
+      new ChildService({ name, script, env, onGiveUp: giveUp, log, nodeArgs, nodeBinary: node, onSpawn: (pid) => started.started(name, pid) });
+    const worker = child('worker', join(distRoot, 'workers', 'main.js'), workerPreload);
+    const api = child('api', join(distRoot, 'src', 'api', 'main.js'));
     services.push(worker, api);
-    await assertPortFree(config.HOST, config.PORT, 'API');
     worker.start();
     api.start();
     const apiUrl = `http://${config.HOST}:${config.PORT}`;

@@ -32,7 +32,7 @@ describe('a supervised child process', () => {
     ].join('\n'));
     const said: string[] = [];
     const gaveUp: string[] = [];
-    const child = new ChildService('probe', script, process.env, (reason) => gaveUp.push(reason), (line) => said.push(line), ['--require', preload]);
+    const child = new ChildService({ name: 'probe', script, env: process.env, onGiveUp: (reason) => gaveUp.push(reason), log: (line) => said.push(line), nodeArgs: ['--require', preload] });
     const starts = () => (existsSync(log) ? readFileSync(log, 'utf8') : '').split('\n').filter((l) => l.startsWith('start')).map((l) => Number(l.split(' ')[1]));
     child.start();
     try {
@@ -58,7 +58,7 @@ describe('a supervised child process', () => {
     const missing = join(dir, 'no-such-node');
     const gaveUp: string[] = [];
     const said: string[] = [];
-    const child = new ChildService('probe', script, process.env, (reason) => gaveUp.push(reason), (line) => said.push(line), [], missing);
+    const child = new ChildService({ name: 'probe', script, env: process.env, onGiveUp: (reason) => gaveUp.push(reason), log: (line) => said.push(line), nodeBinary: missing });
     child.start(); // an unhandled 'error' would fail this test as an uncaught exception
     const until = Date.now() + 10_000;
     while (Date.now() < until && gaveUp.length === 0) await new Promise((r) => setTimeout(r, 20));

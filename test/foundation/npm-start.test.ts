@@ -1,96 +1,34 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, Hex } from 'viem';
-import { readFileSync } from 'node:fs';
 import { collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
 import { createChainPort, devAccounts, fundWallet, type ChainAddresses } from '../../src/chain';
 import { connectDatabase } from '../../src/db/connect';
 import { connectTemporal } from '../../src/temporal/connect';
-import { freePort, isPortOpen } from '../../src/embedded/free-port';
+import { isPortOpen } from '../../src/embedded/free-port';
 import { serviceNodePath } from '../../src/tools/service-node';
+import { childrenOf, launch, serviceEnv, servicePorts, startService, stopAllStarted, stopService, SUPERVISOR } from './supervised-start';
 
-const root = join(__dirname, '..', '..');
-const supervisor = join(root, 'dist', 'src', 'supervisor', 'main.js');
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-}
-
-const running = new Set<ChildProcess>();
-afterAll(() => {
-  // A failed assertion must not leave a service tree behind: SIGINT stops it in order.
-  for (const child of running) if (child.exitCode === null) child.kill('SIGINT');
-});
-
-/** Runs the built `npm start` entry point and resolves once it prints that it is ready. */
-function startService(env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn(process.execPath, [supervisor], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in time:\n${output.slice(-3000)}`)), 120_000);
-    const check = setInterval(() => {
-      if (output.includes('[predex] ready')) {
-        clearInterval(check);
-        clearTimeout(timer);
-        resolve({ child, output: () => output });
-      }
-    }, 200);
-    child.once('exit', (code) => {
-      clearInterval(check);
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ready:\n${output.slice(-3000)}`));
-    });
-  });
-}
+afterAll(stopAllStarted);
 
 /** The binary each child of `pid` runs, by its script (`api/main`, `workers/main`). */
 function childBinaries(pid: number): Map<string, string> {
   const out = new Map<string, string>();
-  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
-      const script = /(api|workers)\/main\.js/.exec(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))?.[0];
-      if (script) out.set(script, readlinkSync(`/proc/${entry}/exe`));
-    } catch {
-      // ended meanwhile
-    }
+  for (const child of childrenOf(pid)) {
+    const script = /(api|workers)\/main\.js/.exec(child.cmdline)?.[0];
+    if (script) out.set(script, child.exe);
   }
   return out;
 }
 
-function stopService(started: Started): Promise<number | null> {
-  return new Promise((resolve) => {
-    started.child.once('exit', (code) => resolve(code));
-    started.child.kill('SIGINT');
-  });
-}
-
 describe('npm start (the whole service on embedded defaults)', () => {
-  const run = existsSync(supervisor) && !process.env.TEMPORAL_ADDRESS && !process.env.MONGODB_URI ? it : it.skip;
+  const run = existsSync(SUPERVISOR) && !process.env.TEMPORAL_ADDRESS && !process.env.MONGODB_URI ? it : it.skip;
 
   run('when started, stopped and started again, then every part is healthy and the data is still there', async () => {
     const host = '127.0.0.1';
-    const ports = { api: await freePort(), temporal: await freePort(), ui: await freePort(), mongo: await freePort(), chain: await freePort() };
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TOOLS_DIR: process.env.TOOLS_DIR,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'predex-start-')),
-      HOST: host,
-      PORT: String(ports.api),
-      TEMPORAL_PORT: String(ports.temporal),
-      TEMPORAL_UI_PORT: String(ports.ui),
-      MONGODB_PORT: String(ports.mongo),
-      CHAIN_PORT: String(ports.chain),
-      LOG_LEVEL: 'warn',
-    };
+    const ports = await servicePorts();
+    const env = serviceEnv(ports, mkdtempSync(join(tmpdir(), 'predex-start-')));
     const api = `http://${host}:${ports.api}`;
 
     const first = await startService(env);
@@ -101,6 +39,11 @@ describe('npm start (the whole service on embedded defaults)', () => {
     expect((await fetch(`${api}/healthz`)).status).toBe(200);
     // The API and the worker run on the pinned Node LTS from the tools cache (SERVICE_NODE=lts).
     expect(Object.fromEntries(childBinaries(first.child.pid!))).toEqual({ 'api/main.js': serviceNodePath(), 'workers/main.js': serviceNodePath() });
+    // What it started is recorded for a later start (docs/foundation.md, "Crash model"), with SQLite at synchronous=normal.
+    const record = JSON.parse(readFileSync(join(env.DATA_DIR!, 'supervisor.json'), 'utf8')) as { supervisor: { pid: number }; processes: { name: string; pid: number; cmdline: string[] }[] };
+    expect(record.supervisor.pid).toBe(first.child.pid);
+    expect(record.processes.map((p) => p.name)).toEqual(['temporal', 'ferretdb', 'worker', 'api']);
+    expect(record.processes.find((p) => p.name === 'ferretdb')!.cmdline).toContain(`--sqlite-url=file:${join(env.DATA_DIR!, 'ferretdb')}/?_pragma=synchronous(normal)`);
     expect(await (await fetch(`${api}/readyz`)).json()).toEqual({ status: 'ready', checks: { mongodb: 'ok', temporal: 'ok', chain: 'ok' } });
     const chainId = await fetch(`http://${host}:${ports.chain}`, {
       method: 'POST',
@@ -167,18 +110,12 @@ describe('npm start (the whole service on embedded defaults)', () => {
   }, 300_000);
   run('when SERVICE_NODE names no Node binary, then it stops with the configuration message and exit code 2, before any server starts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'predex-start-'));
-    const child = spawn(process.execPath, [supervisor], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, SERVICE_NODE: '/nonexistent/node' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.add(child);
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(2);
+    const started = launch({ PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, SERVICE_NODE: '/nonexistent/node' });
+    started.ready.catch(() => undefined);
+    expect(await started.exited).toBe(2);
+    const output = started.output();
     expect(output).toContain('SERVICE_NODE="/nonexistent/node" is not an executable file');
     expect(output).not.toMatch(/Temporal dev server on|FerretDB on|local chain/);
-    expect(existsSync(join(dataDir, 'supervisor.pid'))).toBe(false); // the data folder's lock is let go
+    expect(existsSync(join(dataDir, 'supervisor.json'))).toBe(false); // the data folder's lock is let go
   }, 60_000);
 });
