@@ -2,7 +2,7 @@ import { loadJose } from '../../src/auth/jose-loader';
 import { jwtSettingsOf } from '../../src/auth/jwt-settings';
 import { createJwtVerifier } from '../../src/auth/jwt-verifier';
 import { ConfigError } from '../../src/config';
-import { JWT_SECRET, signJwt, WALLET_A } from '../api/issue4-harness';
+import { JWT_SECRET, signJwt, WALLET_A } from '../api/app-harness';
 
 const IDP = { AUTH_JWKS_URL: 'https://idp.example/.well-known/jwks.json', AUTH_JWT_SECRET: undefined, AUTH_JWT_ISSUER: undefined, AUTH_JWT_AUDIENCE: undefined };
 

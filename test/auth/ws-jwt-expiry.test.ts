@@ -4,7 +4,7 @@ import { startApiServer, type RunningApi } from '../../src/api/server';
 import { consumeWsToken } from '../../src/auth';
 import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
 import { createChainRegistry } from '../../src/markets/chains';
-import { call, JWT_SECRET, PEPPER, signJwt, TEST_CHAIN } from '../api/issue4-harness';
+import { call, JWT_SECRET, PEPPER, signJwt, TEST_CHAIN } from '../api/app-harness';
 import { createTestConditionPreparer } from '../api/test-condition-preparer';
 import { useTestDatabase } from '../helpers/test-database';
 import { client, connected, eventually, logger, request, wallet } from '../gateway/gateway-harness';
