@@ -19,6 +19,7 @@ import {
   SettlementChainError, type LegBlame, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade, type SubmitOptions,
 } from '../src/settlement/settlement-chain';
 import { reservedUnitsOf, toPlaceable } from './market.activities';
+import { statusReasonFor } from '../src/orders/status-reasons';
 import { returnsOf, type BlamedGroup, type BlamedOrder, type ReturnedOrder } from './settlement-unwind';
 import type { PlaceableOrder } from '../src/matching/payloads';
 
@@ -553,12 +554,7 @@ export function createSettlementActivities({
       const writes = finished.map(({ before, after }) => ({
         updateOne: {
           filter: { _id: before.order_hash, applied_seq: before.applied_seq, status: before.status, settled_units: before.settled_units ?? { $exists: false } },
-          update: {
-            $set: {
-              status: after.status, settled_units: after.settled_units, reserved_units: after.reserved_units, updated_at: now,
-              ...(after.status !== before.status && after.status === 'MATCH_FAILED' ? { cancel_reason: after.cancel_reason } : {}),
-            },
-          },
+          update: { $set: { status: after.status, status_reason: after.status_reason ?? null, settled_units: after.settled_units, reserved_units: after.reserved_units, updated_at: now } },
         },
       }));
       const result = await afterSteps('settle.ordersWrite', () => c.orders.bulkWrite(writes as mongo.AnyBulkWriteOperation<StoredOrder>[], { ordered: false }));
@@ -677,15 +673,15 @@ function finishedOrder(o: StoredOrder, fills: FillRecord[], failed: boolean, now
   const reserved = reservedUnitsOf(o, open ? BigInt(o.remaining_units) : 0n, unsettled);
   const anyFailed = own.some((f) => f.settlement_status === 'FAILED' && !f.returned);
   let status = o.status;
-  let cancelReason = o.cancel_reason;
+  let statusReason = o.status_reason;
   if (o.status === 'MATCHED' && anyFailed) {
     status = 'MATCH_FAILED';
-    cancelReason = reason ?? 'SETTLEMENT_FAILED';
+    statusReason = statusReasonFor('MATCH_FAILED', reason);
   } else if (o.status === 'MATCHED' && own.length > 0 && own.every((f) => f.settlement_status === 'CONFIRMED') && settled === BigInt(o.filled_units)) {
     status = 'FILLED';
   }
   return {
-    ...o, status, cancel_reason: cancelReason, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now,
+    ...o, status, status_reason: statusReason, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now,
     resting: failed && anyFailed && open,
   };
 }

@@ -55,7 +55,7 @@ describe('settlement blames the failing leg', () => {
     for (const hash of [b.order_hash, c.order_hash, d.order_hash]) {
       await eventually(async () => (await order(hash))?.status === 'FILLED', 30_000, `${hash} FILLED`);
     }
-    expect(await order(a.order_hash)).toMatchObject({ status: 'MATCH_FAILED', cancel_reason: 'BALANCE_CHANGED', reserved_units: '0' });
+    expect(await order(a.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'BALANCE_CHANGED', reserved_units: '0' });
     for (const hash of [b.order_hash, c.order_hash, d.order_hash]) {
       expect(await order(hash)).toMatchObject({ status: 'FILLED', reserved_units: '0', remaining_units: '0' });
     }
@@ -81,7 +81,7 @@ describe('settlement blames the failing leg', () => {
     expect(await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'settlement')).toMatchObject({ status: 'FAILED' });
     for (const hash of [a.order_hash, c.order_hash, b.order_hash]) {
       await eventually(async () => (await order(hash))?.status === 'MATCH_FAILED', 20_000, `${hash} MATCH_FAILED`);
-      expect(await order(hash)).toMatchObject({ cancel_reason: 'SETTLEMENT_FAILED', reserved_units: '0' });
+      expect(await order(hash)).toMatchObject({ status_reason: 'SETTLEMENT_FAILED', reserved_units: '0' });
     }
     expect((await order(d.order_hash))?.status).toBe('OPEN');
   });
