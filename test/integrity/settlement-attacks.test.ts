@@ -1,8 +1,8 @@
 /**
  * Attacks on settlement, on the embedded stack wired as `npm start` wires it (real chain, real
  * Temporal, real store): a trader whose order rests voids it on chain without telling the API
- * (allowance revoked, collateral or outcome tokens moved away, a contract wallet burning gas or
- * refusing tokens). An honest taker's match takes the attacker's order and an honest maker's;
+ * (allowance revoked, collateral or outcome tokens moved away, nonce raised, order cancelled on
+ * the exchange, a contract wallet burning gas or refusing tokens). An honest taker's match takes the attacker's order and an honest maker's;
  * the attacker's order alone ends MATCH_FAILED with its reason, and the honest maker and taker end
  * FILLED with the chain balances their fills say (the taker completed by a second honest maker).
  * One stack for the file; each attack has its own market and wallets.
@@ -14,14 +14,14 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createActivities } from '../../activities';
 import { startApiServer, type RunningApi } from '../../src/api/server';
 import { startLocalChain, type ChainPort, type LocalChain } from '../../src/chain';
-import { collateralAbi, conditionalTokensAbi, contractWalletAbi, contractWalletBytecode } from '../../src/chain/generated';
+import { collateralAbi, conditionalTokensAbi, contractWalletAbi, contractWalletBytecode, exchangeAbi } from '../../src/chain/generated';
 import { loadConfig } from '../../src/config';
 import { freePort } from '../../src/embedded/free-port';
 import { createLogger } from '../../src/logging/logger';
 import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
 import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
 import { createChainSettlement } from '../../src/settlement/chain-settlement';
-import { buildOrder, signOrder } from '../../src/signing';
+import { buildOrder, signOrder, type SignedOrder } from '../../src/signing';
 import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';
 import { useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
@@ -160,6 +160,9 @@ describe('settlement attacks: one trader cannot fail another\'s trade', () => {
     await mined(await walletClient(t.key).writeContract({ address: t.address, abi: contractWalletAbi, functionName: 'setMode', args: [mode] }));
   }
 
+  /** The orders placed, as signed (an attacker cancels its own on chain). */
+  const signedOf = new Map<string, SignedOrder>();
+
   /** Places an order over HTTP (accepted OPEN) and waits until the market took it. */
   async function place(t: Trader, market: MarketView, o: { side: 'BUY' | 'SELL'; outcome: 0 | 1; price: string; size: string }): Promise<string> {
     const built = buildOrder({
@@ -167,6 +170,7 @@ describe('settlement attacks: one trader cannot fail another\'s trade', () => {
       maker: t.address, signatureType: t.signatureType, ...o,
     });
     const signed = signOrder(built, t.key);
+    signedOf.set(signed.orderHash, { ...built.order, signature: signed.signature });
     const item = {
       condition_id: market.condition_id, chain_id: market.chain_id, side: o.side, order_type: 'LIMIT', outcome: o.outcome, price: o.price, size: o.size,
       salt: built.order.salt.toString(), signer: t.address, taker: built.order.taker, token_id: built.order.tokenId.toString(),
@@ -202,7 +206,11 @@ describe('settlement attacks: one trader cannot fail another\'s trade', () => {
    * the attacker and H in one match (mint). After the refusal H rests again ahead of H2, and T
    * meets H and H2: both makers get 10 YES for 5, T gets 20 NO for 10.
    */
-  async function buySideAttack(makeAttacker: (market: MarketView) => Promise<Trader>, attack: (attacker: Trader, market: MarketView) => Promise<void>, reason: string) {
+  async function buySideAttack(
+    makeAttacker: (market: MarketView) => Promise<Trader>, attack: (attacker: Trader, market: MarketView, order: SignedOrder) => Promise<void>, reason: string,
+    /** The attacker's order may also end this way: a chain watcher that saw the attack first cancels it before the match. */
+    orSeenFirst?: 'CANCELLED',
+  ) {
     const market = await newMarket();
     const attacker = await makeAttacker(market);
     const [h, h2, t] = [await trader(market), await trader(market), await trader(market)];
@@ -210,12 +218,16 @@ describe('settlement attacks: one trader cannot fail another\'s trade', () => {
     const xHash = await place(attacker, market, buyYes);
     const hHash = await place(h, market, buyYes);
     const h2Hash = await place(h2, market, buyYes);
-    await attack(attacker, market);
+    await attack(attacker, market, signedOf.get(xHash)!);
     const tHash = await place(t, market, { side: 'BUY', outcome: 0, price: '0.5', size: '20' });
     await endsAs(t, tHash, 'FILLED');
     await endsAs(h, hHash, 'FILLED');
     await endsAs(h2, h2Hash, 'FILLED');
-    expect((await endsAs(attacker, xHash, 'MATCH_FAILED')).status_reason).toBe(reason);
+    const ended = await eventually(`${xHash} ended`, async () => {
+      const o = await orderOf(attacker, xHash);
+      return o.status === 'MATCH_FAILED' || (orSeenFirst && o.status === orSeenFirst) ? o : undefined;
+    });
+    expect(ended.status_reason).toBe(reason);
     expect(await balances(market, h.address)).toEqual({ collateral: 95n * E18, yes: 10n * E18, no: 0n });
     expect(await balances(market, h2.address)).toEqual({ collateral: 95n * E18, yes: 10n * E18, no: 0n });
     expect(await balances(market, t.address)).toEqual({ collateral: 90n * E18, yes: 0n, no: 20n * E18 });
@@ -235,6 +247,18 @@ describe('settlement attacks: one trader cannot fail another\'s trade', () => {
       const w = walletClient(x.key);
       await mined(await w.writeContract({ address: m.collateral_token, abi: collateralAbi, functionName: 'transfer', args: [chain.accounts[9].address, 100n * E18] }));
     }, 'BALANCE_CHANGED');
+  }, 240_000);
+
+  it('when a resting BUY maker raises its nonce on the exchange before the match settles, then its order alone ends MATCH_FAILED (NONCE_BUMPED; or CANCELLED NONCE_BUMPED when a chain watcher saw it first) and the honest maker and taker end FILLED', async () => {
+    await buySideAttack((m) => trader(m), async (x, m) => {
+      await mined(await walletClient(x.key).writeContract({ address: m.ctf_exchange_address, abi: exchangeAbi, functionName: 'incrementNonce' }));
+    }, 'NONCE_BUMPED', 'CANCELLED');
+  }, 240_000);
+
+  it('when a resting BUY maker cancels its order on the exchange before the match settles, then its order alone ends MATCH_FAILED (ONCHAIN_CANCEL; or CANCELLED ONCHAIN_CANCEL when a chain watcher saw it first) and the honest maker and taker end FILLED', async () => {
+    await buySideAttack((m) => trader(m), async (x, m, order) => {
+      await mined(await walletClient(x.key).writeContract({ address: m.ctf_exchange_address, abi: exchangeAbi, functionName: 'cancelOrder', args: [order] }));
+    }, 'ONCHAIN_CANCEL', 'CANCELLED');
   }, 240_000);
 
   it('when a resting contract-wallet maker starts burning gas in isValidSignature, then its order alone ends MATCH_FAILED (GAS_BURNED) and the honest maker and taker end FILLED', async () => {
