@@ -70,6 +70,8 @@ interface FillStatusWrite {
   returnedOrders?: string[];
 }
 const FINAL: FillStatus[] = ['CONFIRMED', 'FAILED'];
+/** The exchange's reason for a match it did not run for want of the batch's gas (contracts/Exchange.sol). */
+const BATCH_OUT_OF_GAS = 'Exchange: batch out of gas';
 /** The exchange's reason for a match with an order past its expiration at the block's time. */
 const EXPIRED_REASON = 'Exchange: order expired';
 /** Filter of fills and trade rows not final yet: a final status is never written over. */
@@ -427,7 +429,8 @@ export function createSettlementActivities({
   function refusedInside(receipt: MinedReceipt | undefined, taker: string, txHash: string): SettlementChainError | null {
     if (!receipt?.success || !receipt.matchedTakers || receipt.matchedTakers.includes(taker)) return null;
     const reason = receipt.refusedTakers?.find((r) => r.taker === taker)?.reason;
-    return reason
+    // Refused unrun because its transaction ran short of gas: the operator's, not the match's; sent again.
+    return reason && reason !== BATCH_OUT_OF_GAS
       ? new SettlementChainError(`matchOrders reverted: ${reason}`, false)
       : new SettlementChainError(`match not settled by its batch transaction ${txHash}`, true);
   }

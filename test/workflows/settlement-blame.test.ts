@@ -74,6 +74,14 @@ describe('settlement blames the failing leg', () => {
     await saveHistory(h, `market-${market.chain_id}-${market.condition_id}`, 'market-returns.json');
   });
 
+  test('when a batch transaction ran short of gas and the exchange refused a match unrun ("batch out of gas"), then nobody is blamed and nothing fails: the group is sent again and settles', async () => {
+    const { market, a, c, d, b, first } = await attack();
+    h.chain.refuseInsideBatch.set(b.order_hash, 'Exchange: batch out of gas');
+    await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash, b.order_hash]);
+    expect(await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'settlement')).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
+    for (const hash of [a.order_hash, c.order_hash, b.order_hash]) expect((await order(hash))?.status).toBe('FILLED');
+  });
+
   test('when a match is refused and the chain blames no order, then the whole group fails as before, and its orders say SETTLEMENT_FAILED', async () => {
     const { market, a, c, d, b, first } = await attack();
     h.chain.refuseInsideBatch.set(b.order_hash, 'Exchange: paused');
