@@ -74,6 +74,25 @@ describe('settlement blames the failing leg', () => {
     await saveHistory(h, `market-${market.chain_id}-${market.condition_id}`, 'market-returns.json');
   });
 
+  test('when the chain blames the taker B, then B alone ends MATCH_FAILED with its reason, and A and C rest again with all of their size, at their original places ahead of D', async () => {
+    const { market, a, c, d, b, first } = await attack();
+    h.chain.refuseInsideBatch.set(b.order_hash, 'Collateral: allowance');
+    h.chain.blame.set(b.order_hash, 'BALANCE_CHANGED');
+    await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash]);
+    await eventually(async () => (await order(d.order_hash))?.handoff === 'ACCEPTED', 20_000, 'makers resting');
+    const arrivals = await Promise.all([a, c, d].map(async (o) => (await order(o.order_hash))!.engine_arrival!));
+    await matcher.submit(market, [b.order_hash]);
+    expect(await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'settlement')).toMatchObject({ status: 'FAILED' });
+    await eventually(async () => (await order(c.order_hash))?.status === 'OPEN', 20_000, 'C back on the book');
+    expect(await order(b.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'BALANCE_CHANGED', reserved_units: '0' });
+    for (const [i, o] of [a, c].entries()) {
+      expect(await order(o.order_hash)).toMatchObject({
+        status: 'OPEN', remaining_units: (10n * E18).toString(), filled_units: '0', engine_arrival: arrivals[i], reserved_units: (5n * E18).toString(),
+      });
+    }
+    expect(arrivals[0] < arrivals[1] && arrivals[1] < arrivals[2]).toBe(true);
+  });
+
   test('when a batch transaction ran short of gas and the exchange refused a match unrun ("batch out of gas"), then nobody is blamed and nothing fails: the group is sent again and settles', async () => {
     const { market, a, c, d, b, first } = await attack();
     h.chain.refuseInsideBatch.set(b.order_hash, 'Exchange: batch out of gas');
