@@ -286,8 +286,11 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       const reserved = m ? reservedUnitsOf(m, resting, unsettled).toString() : '0';
       const set: Partial<StoredOrder> = {
         status: o.status, remaining_units: o.remaining, remaining_size: shares(o.remaining), filled_units: o.filled,
-        applied_seq: o.seq, engine_arrival: o.arrival, reserved_units: reserved, updated_at: at, status_reason: statusReasonFor(o.status, o.reason),
+        applied_seq: o.seq, reserved_units: reserved, updated_at: at, status_reason: statusReasonFor(o.status, o.reason),
       };
+      // A maker filled off the book keeps the arrival it rested with: if its match fails for another
+      // order, it rests again at that place (settlement's leg blame, Engine.reinstate).
+      if (o.arrival !== null || o.status !== 'MATCHED') set.engine_arrival = o.arrival;
       if (o.placed) Object.assign(set, { book_added_at: at, handoff: 'ACCEPTED' });
       const fillIds = fillIdsByOrder.get(o.hash);
       // The order lists its fills, so settlement finds them by key rather than by a query.
@@ -554,7 +557,7 @@ function restingRowOf(o: StoredOrder): RestingOrderRow {
   return { ...toPlaceable(o), remaining: o.remaining_units, filled: o.filled_units, arrival: Number(o.engine_arrival) };
 }
 
-function toPlaceable(o: StoredOrder): PlaceableOrder {
+export function toPlaceable(o: StoredOrder): PlaceableOrder {
   return {
     hash: o.order_hash, maker: o.maker, taker: o.taker, side: o.side, outcome: o.outcome, orderType: o.order_type,
     price: o.price_ticks, size: o.size_units, makerAmount: o.maker_amount, takerAmount: o.taker_amount,

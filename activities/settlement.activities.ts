@@ -16,9 +16,12 @@ import type { SettlementGroup } from '../src/matching/payloads';
 import type { OrderRecord } from '../src/contracts/order-record';
 import { presentFill, presentOrder, presentSettledTrade } from '../src/matching/present';
 import {
-  SettlementChainError, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade, type SubmitOptions,
+  SettlementChainError, type LegBlame, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade, type SubmitOptions,
 } from '../src/settlement/settlement-chain';
-import { reservedUnitsOf } from './market.activities';
+import { reservedUnitsOf, toPlaceable } from './market.activities';
+import { statusReasonFor } from '../src/orders/status-reasons';
+import { returnsOf, type BlamedGroup, type BlamedOrder, type ReturnedOrder } from './settlement-unwind';
+import type { PlaceableOrder } from '../src/matching/payloads';
 
 export interface SettlementActivityDeps {
   collections: MatchingCollections;
@@ -47,6 +50,7 @@ interface SendQuery {
 interface MinedReceipt {
   success: boolean;
   confirmed: boolean;
+  blockNumber?: string;
   matchedTakers?: string[];
   refusedTakers?: { taker: string; reason: string }[];
 }
@@ -62,8 +66,12 @@ interface FillStatusWrite {
   status: FillStatus;
   /** Statuses the fills went through on the way, announced before `status` (not written). */
   passedThrough?: FillStatus[];
+  /** Orders whose fills are marked `returned` (their match failed for another order; they go back). */
+  returnedOrders?: string[];
 }
 const FINAL: FillStatus[] = ['CONFIRMED', 'FAILED'];
+/** The exchange's reason for a match it did not run for want of the batch's gas (contracts/Exchange.sol). */
+const BATCH_OUT_OF_GAS = 'Exchange: batch out of gas';
 /** The exchange's reason for a match with an order past its expiration at the block's time. */
 const EXPIRED_REASON = 'Exchange: order expired';
 /** Filter of fills and trade rows not final yet: a final status is never written over. */
@@ -114,7 +122,11 @@ export function createSettlementActivities({
    * node could not be asked for its transaction. The workflow does not count such a round as a
    * send (a group must not end FAILED while its match may be on chain).
    */
-  type SendOutcome = { ok: true; txHash: string } | { ok: false; transient: boolean; message: string; unknown?: true; expiredTradeIds?: string[] };
+  type SendOutcome = { ok: true; txHash: string } | {
+    ok: false; transient: boolean; message: string; unknown?: true; expiredTradeIds?: string[];
+    /** The orders the chain refuses now (leg blame): they fail alone, the others of the match go back. */
+    blamed?: LegBlame[];
+  };
 
   /** The settlement trades of the given groups, read with one query per collection. */
   async function tradesOf(groups: SettlementGroup[]): Promise<Map<string, SettlementTrade[] | string>> {
@@ -202,9 +214,31 @@ export function createSettlementActivities({
    * before the first send too (a batch found again: an earlier child may have sent it).
    */
   async function sendSettlements(q: SendQuery): Promise<Record<string, SendOutcome>> {
-    const { outcomes, trades } = await sendGroups(q);
+    const { outcomes, trades, exchange } = await sendGroups(q);
     await nameExpiredMakers(q.market, outcomes, trades);
+    await blameRefused(q.market, exchange, outcomes, trades);
     return outcomes;
+  }
+
+  /**
+   * Groups refused (before or inside a transaction): which of their orders the chain refuses now,
+   * checked leg by leg at the block that refused them (`refusedAt`, per group; else the latest).
+   * A group with a blamed order is final: those orders fail, the others go back to the market. A
+   * group nobody can be blamed for stays as it was. The checks are reads, made on failures only.
+   */
+  async function blameRefused(
+    market: MarketRef, exchange: string, outcomes: Record<string, SendOutcome>, trades: Map<string, SettlementTrade[] | string>, refusedAt = new Map<string, string>(),
+  ): Promise<void> {
+    await Promise.all(Object.entries(outcomes).map(async ([batchId, outcome]) => {
+      const list = trades.get(batchId);
+      if (outcome.ok || outcome.unknown || !list || typeof list === 'string') return;
+      try {
+        const blamed = await chain.blameGroup(market.chain_id, exchange, list, refusedAt.get(batchId));
+        if (blamed.length > 0) outcomes[batchId] = { ...outcome, transient: false, blamed };
+      } catch (error) {
+        logger.warn({ err: (error instanceof Error ? error.message : String(error)).split('\n')[0], batchId }, 'leg blame failed: the group is judged as a whole');
+      }
+    }));
   }
 
   /**
@@ -323,7 +357,7 @@ export function createSettlementActivities({
       if (r.status === 'pending') return undefined;
       const confirmed = r.status === 'success' && r.confirmations >= chain.requiredConfirmations;
       if (r.status === 'success' && !confirmed && Date.now() - started < waitForConfirmationsMs) return undefined;
-      return { success: r.status === 'success', confirmed, matchedTakers: r.matchedTakers, refusedTakers: r.refusedTakers };
+      return { success: r.status === 'success', confirmed, blockNumber: r.blockNumber, matchedTakers: r.matchedTakers, refusedTakers: r.refusedTakers };
     });
   }
 
@@ -348,15 +382,20 @@ export function createSettlementActivities({
     // empty one every second) takes the common path: no separate MINED write, no confirmation
     // activity, and fewer workflow tasks. Past `confirmWaitMs` the workflow takes the MINED path.
     const mined = txHashes.length > 0 ? await awaitMinedReceipts({ chainId: q.market.chain_id, txHashes }, confirmWaitMs) : {};
+    const refusedAt = new Map<string, string>();
     await Promise.all(Object.entries(sent).map(async ([batchId, outcome]) => {
       if (!outcome.ok) return;
       const refused = refusedInside(mined[outcome.txHash], takerOf.get(batchId) ?? '', outcome.txHash);
-      if (refused) sent[batchId] = await settledElsewhere(q.market, exchange, takerOf.get(batchId), failure(refused, batchId, q.attempt), batchId, q.attempt);
+      if (!refused) return;
+      const block = mined[outcome.txHash]?.blockNumber;
+      if (block !== undefined) refusedAt.set(batchId, block);
+      sent[batchId] = await settledElsewhere(q.market, exchange, takerOf.get(batchId), failure(refused, batchId, q.attempt), batchId, q.attempt);
     }));
     // A refused copy whose match an earlier transaction had settled: that transaction's receipt.
     const found = [...new Set(Object.values(sent).flatMap((o) => (o.ok && !(o.txHash in mined) ? [o.txHash] : [])))];
     if (found.length > 0) Object.assign(mined, await awaitMinedReceipts({ chainId: q.market.chain_id, txHashes: found }, confirmWaitMs));
     await nameExpiredMakers(q.market, sent, trades);
+    await blameRefused(q.market, exchange, sent, trades, refusedAt);
     return { sent, receipts: verdictsOf(mined) };
   }
 
@@ -390,7 +429,8 @@ export function createSettlementActivities({
   function refusedInside(receipt: MinedReceipt | undefined, taker: string, txHash: string): SettlementChainError | null {
     if (!receipt?.success || !receipt.matchedTakers || receipt.matchedTakers.includes(taker)) return null;
     const reason = receipt.refusedTakers?.find((r) => r.taker === taker)?.reason;
-    return reason
+    // Refused unrun because its transaction ran short of gas: the operator's, not the match's; sent again.
+    return reason && reason !== BATCH_OUT_OF_GAS
       ? new SettlementChainError(`matchOrders reverted: ${reason}`, false)
       : new SettlementChainError(`match not settled by its batch transaction ${txHash}`, true);
   }
@@ -426,12 +466,16 @@ export function createSettlementActivities({
     const groups = q.groups.filter((g) => g.tradeIds.length > 0);
     if (groups.length === 0) return [];
     const tradeIds = groups.flatMap((g) => g.tradeIds);
-    await afterSteps('settle.fillsWrite', () => c.fills.bulkWrite(groups.map((g) => ({
-      updateMany: {
-        filter: { _id: { $in: fillIdsOf(g.tradeIds) }, ...NOT_FINAL },
-        update: { $set: { settlement_status: q.status, updated_at: now, ...(g.txHash ? { tx_hash: g.txHash } : {}) } },
-      },
-    })), { ordered: false }));
+    const returned = q.returnedOrders ?? [];
+    await afterSteps('settle.fillsWrite', () => c.fills.bulkWrite(groups.flatMap((g) => {
+      const set = { settlement_status: q.status, updated_at: now, ...(g.txHash ? { tx_hash: g.txHash } : {}) };
+      const ids = { _id: { $in: fillIdsOf(g.tradeIds) }, ...NOT_FINAL };
+      if (returned.length === 0) return [{ updateMany: { filter: ids, update: { $set: set } } }];
+      return [
+        { updateMany: { filter: { ...ids, order_hash: { $nin: returned } }, update: { $set: set } } },
+        { updateMany: { filter: { ...ids, order_hash: { $in: returned } }, update: { $set: { ...set, returned: true } } } },
+      ];
+    }), { ordered: false }));
     const fills = await afterSteps('settle.fillsRead', () => findByIds(c.fills, fillIdsOf(tradeIds)));
     const printing = FINAL.includes(q.status) ? await afterSteps('settle.trades', () => writeTrades(fills)) : [];
     const events: RealtimeEvent[] = [];
@@ -490,7 +534,7 @@ export function createSettlementActivities({
   }
 
   /** `finishOrders` given the batch's fills as stored. */
-  async function finishWith(batchFills: FillRecord[], failed: boolean): Promise<{ resting: string[] }> {
+  async function finishWith(batchFills: FillRecord[], failed: boolean, reasons = new Map<string, string>()): Promise<{ resting: string[] }> {
     const now = new Date();
     const resting = new Set<string>();
     const events: RealtimeEvent[] = [];
@@ -509,7 +553,7 @@ export function createSettlementActivities({
         if (own) own.push(f);
         else fillsOf.set(f.order_hash, [f]);
       }
-      const finished = orders.map((o) => ({ before: o, after: finishedOrder(o, fillsOf.get(o.order_hash) ?? [], failed, now) }));
+      const finished = orders.map((o) => ({ before: o, after: finishedOrder(o, fillsOf.get(o.order_hash) ?? [], failed, now, reasons.get(o.order_hash)) }));
       const writes = finished.map(({ before, after }) => ({
         updateOne: {
           filter: { _id: before.order_hash, applied_seq: before.applied_seq, status: before.status, settled_units: before.settled_units ?? { $exists: false } },
@@ -548,6 +592,36 @@ export function createSettlementActivities({
     return findByIds(c.fills, [...new Set(orders.flatMap((o) => o.fill_ids ?? []))].filter((id) => !have.has(id)));
   }
 
+  /**
+   * Groups whose match was refused because of `blamed` orders: every fill of theirs FAILED, those of
+   * the other orders marked `returned`; the blamed orders end MATCH_FAILED with their reason. Answers
+   * the units of the other orders to put back, and the blamed orders still resting (the market
+   * workflow does both, as the book's only writer). Idempotent: recomputed from the fills.
+   */
+  async function unwindGroups(q: { groups: BlamedGroup[] }): Promise<{ returned: ReturnedOrder[]; failed: BlamedOrder[] }> {
+    const tradeIds = q.groups.flatMap((g) => g.tradeIds);
+    const blamed = q.groups.flatMap((g) => g.blamed.map((b) => ({ orderHash: b.orderHash.toLowerCase(), reason: b.reason })));
+    const before = await afterSteps('settle.unwindFills', () => findByIds(c.fills, fillIdsOf(tradeIds)));
+    const { returned } = returnsOf(before, blamed);
+    const fills = await writeFillStatus({ groups: [{ tradeIds, txHash: '' }], status: 'FAILED', returnedOrders: returned.map((r) => r.hash) });
+    const reasons = new Map(blamed.map((b) => [b.orderHash, b.reason]));
+    const { resting } = await finishWith(fills.filter((f) => reasons.has(f.order_hash.toLowerCase())), true, reasons);
+    return { returned, failed: resting.map((hash) => ({ orderHash: hash, reason: reasons.get(hash) ?? 'SETTLEMENT_FAILED' })) };
+  }
+
+  /**
+   * The orders the market puts back (`unwindGroups`), as stored. One that ended meanwhile (cancelled,
+   * expired) is not put back: its returned fills are final now, and what it held is released here.
+   */
+  async function loadReturnedOrders(q: { hashes: string[] }): Promise<ReturnedRow[]> {
+    const rows = await afterSteps('settle.returnedOrders', () => findByIds(c.orders, q.hashes.map((h) => h.toLowerCase())));
+    const ended = rows.filter((o) => !['OPEN', 'PARTIALLY_FILLED', 'MATCHED'].includes(o.status));
+    if (ended.length > 0) await finishWith(await findByIds(c.fills, ended.flatMap((o) => o.fill_ids ?? [])), false);
+    return rows.map((o) => ({
+      ...toPlaceable(o), status: o.status, market_key: o.market_key, remaining: o.remaining_units, filled: o.filled_units, arrival: o.engine_arrival ?? null,
+    }));
+  }
+
   /** For the on-chain cancel watch: what the chain says of the order, and whether it ended anyway. */
   async function checkOrderOnChain(q: { orderHash: string }): Promise<{ market: MarketRef; ended: boolean; cancelled: boolean; nonceBumped: boolean }> {
     const order = await c.orders.findOne({ _id: q.orderHash.toLowerCase() });
@@ -561,8 +635,17 @@ export function createSettlementActivities({
 
   return {
     sendSettlement, sendSettlements, awaitReceipt, awaitReceipts, awaitConfirmations, awaitConfirmationsOf, markFills, markFillsOf, finishOrders,
-    sendAndAwaitReceipts, confirmFills, checkOrderOnChain,
+    sendAndAwaitReceipts, confirmFills, checkOrderOnChain, unwindGroups, loadReturnedOrders,
   };
+}
+
+/** An order the market puts back, as stored (`arrival`: the one it rested with, null if it never rested). */
+export interface ReturnedRow extends PlaceableOrder {
+  status: string;
+  market_key: string;
+  remaining: string;
+  filled: string;
+  arrival: number | null;
 }
 
 /** Failed receipt reads per warning while a node does not answer (at one poll a second, one line every ~30 s). */
@@ -576,23 +659,34 @@ const MAX_FINISH_ROUNDS = 5;
 
 /**
  * An order as settlement leaves it, from its fills: settled units (fills final for good), what it
- * still reserves, and its end: MATCHED -> FILLED once every fill is CONFIRMED, any MATCHED order
- * with a fill FAILED for good -> MATCH_FAILED (decisions.md), whichever batch's fill failed. An
- * order still open with a failed fill of this batch is `resting`: the market workflow removes it,
- * as it owns every other transition.
+ * still reserves, and its end: MATCHED -> FILLED once every fill is CONFIRMED and covers what it
+ * filled, any MATCHED order with a fill FAILED for good -> MATCH_FAILED (decisions.md; `reason`, or
+ * SETTLEMENT_FAILED when the failure was not pinned on an order), whichever batch's fill failed.
+ * An order still open with a failed fill of this batch is `resting`: the market workflow removes
+ * it, as it owns every other transition. A `returned` fill (its match failed for another order)
+ * counts for nothing while its order is open or MATCHED (the market puts it back, or has: its
+ * filled units no longer hold it); once the order ended otherwise, it is final like any other.
  */
-function finishedOrder(o: StoredOrder, fills: FillRecord[], failed: boolean, now: Date): StoredOrder & { resting: boolean } {
-  const settled = fills.filter((f) => FINAL.includes(f.settlement_status)).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
-  const unsettled = BigInt(o.filled_units) - settled;
+function finishedOrder(o: StoredOrder, fills: FillRecord[], failed: boolean, now: Date, reason?: string): StoredOrder & { resting: boolean } {
   const open = o.status === 'OPEN' || o.status === 'PARTIALLY_FILLED';
+  const ended = !open && o.status !== 'MATCHED';
+  const own = fills.filter((f) => !f.returned || ended);
+  const settled = own.filter((f) => FINAL.includes(f.settlement_status)).reduce((sum, f) => sum + BigInt(f.size_units), 0n);
+  const unsettled = BigInt(o.filled_units) - settled;
   const reserved = reservedUnitsOf(o, open ? BigInt(o.remaining_units) : 0n, unsettled);
-  const anyFailed = fills.some((f) => f.settlement_status === 'FAILED');
+  const anyFailed = own.some((f) => f.settlement_status === 'FAILED' && !f.returned);
   let status = o.status;
-  if (o.status === 'MATCHED' && anyFailed) status = 'MATCH_FAILED';
-  else if (o.status === 'MATCHED' && fills.length > 0 && fills.every((f) => f.settlement_status === 'CONFIRMED')) status = 'FILLED';
-  // A legacy row's reason stays readable from its cancel_reason (statusReasonOf).
-  const status_reason = status === 'MATCH_FAILED' && o.status !== 'MATCH_FAILED' ? 'SETTLEMENT_FAILED' : o.status_reason;
-  return { ...o, status, status_reason, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now, resting: failed && anyFailed && open };
+  let statusReason = o.status_reason;
+  if (o.status === 'MATCHED' && anyFailed) {
+    status = 'MATCH_FAILED';
+    statusReason = statusReasonFor('MATCH_FAILED', reason);
+  } else if (o.status === 'MATCHED' && own.length > 0 && own.every((f) => f.settlement_status === 'CONFIRMED') && settled === BigInt(o.filled_units)) {
+    status = 'FILLED';
+  }
+  return {
+    ...o, status, status_reason: statusReason, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now,
+    resting: failed && anyFailed && open,
+  };
 }
 
 /** Whether an order row holds what settlement's guarded write set (else another writer overtook it). */

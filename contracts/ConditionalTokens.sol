@@ -22,6 +22,9 @@ interface IERC1155Receiver {
 ///      indexSet 1 is outcome 0 (NO), indexSet 2 is outcome 1 (YES).
 contract ConditionalTokens {
     uint256 private constant OUTCOMES = 2;
+    /// @notice Gas a receiver hook may use: a contract holder cannot burn a transfer's (and so a
+    ///         settlement batch's) gas in its hook; a hook that needs more is refused.
+    uint256 public constant RECEIVER_GAS = 60_000;
 
     mapping(uint256 => mapping(address => uint256)) private _balances;
     mapping(address => mapping(address => bool)) public isApprovedForAll;
@@ -147,7 +150,7 @@ contract ConditionalTokens {
         _balances[id][to] += value;
         emit TransferSingle(msg.sender, from, to, id, value);
         if (to.code.length > 0) {
-            bytes4 answer = IERC1155Receiver(to).onERC1155Received(msg.sender, from, id, value, data);
+            bytes4 answer = IERC1155Receiver(to).onERC1155Received{gas: RECEIVER_GAS}(msg.sender, from, id, value, data);
             require(answer == IERC1155Receiver.onERC1155Received.selector, "CTF: receiver rejected");
         }
     }
@@ -168,7 +171,7 @@ contract ConditionalTokens {
         }
         emit TransferBatch(msg.sender, from, to, ids, values);
         if (to.code.length > 0) {
-            bytes4 answer = IERC1155Receiver(to).onERC1155BatchReceived(msg.sender, from, ids, values, data);
+            bytes4 answer = IERC1155Receiver(to).onERC1155BatchReceived{gas: RECEIVER_GAS}(msg.sender, from, ids, values, data);
             require(answer == IERC1155Receiver.onERC1155BatchReceived.selector, "CTF: receiver rejected");
         }
     }
@@ -200,7 +203,7 @@ contract ConditionalTokens {
         private
     {
         if (to.code.length == 0) return;
-        bytes4 answer = IERC1155Receiver(to).onERC1155BatchReceived(operator, from, ids, values, "");
+        bytes4 answer = IERC1155Receiver(to).onERC1155BatchReceived{gas: RECEIVER_GAS}(operator, from, ids, values, "");
         require(answer == IERC1155Receiver.onERC1155BatchReceived.selector, "CTF: receiver rejected");
     }
 }

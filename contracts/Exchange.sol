@@ -85,6 +85,14 @@ contract Exchange {
     uint8 public constant EOA = 0;
     uint8 public constant EIP1271 = 1;
     uint256 public constant MAX_FEE_RATE_BPS = 1000;
+    /// @notice Gas of one match of `matchOrdersBatch`: MATCH_GAS_BASE + MATCH_GAS_PER_MAKER per maker
+    ///         (about twice what an honest match uses). A match that needs more runs out alone.
+    uint256 public constant MATCH_GAS_BASE = 400_000;
+    uint256 public constant MATCH_GAS_PER_MAKER = 200_000;
+    /// @notice Gas an EIP-1271 `isValidSignature` may use; past it the signature is invalid.
+    uint256 public constant WALLET_CALL_GAS = 60_000;
+    /// @notice Revert data kept of a refused match (Error(string) of up to ~190 characters).
+    uint256 private constant MAX_REASON_BYTES = 260;
     bytes32 public constant ORDER_TYPEHASH = keccak256(
         "Order(uint256 salt,address maker,address signer,address taker,uint256 tokenId,uint256 makerAmount,uint256 takerAmount,uint256 expiration,uint256 nonce,uint256 feeRateBps,uint8 side,uint8 signatureType)"
     );
@@ -265,13 +273,39 @@ contract Exchange {
         settled = new bool[](matches.length);
         reasons = new bytes[](matches.length);
         for (uint256 i = 0; i < matches.length; i++) {
-            // An external call to itself: a revert undoes this match's state changes only.
-            try this.matchOrdersOfBatch(matches[i]) {
-                settled[i] = true;
-            } catch (bytes memory reason) {
-                reasons[i] = reason;
-                emit MatchFailed(hashOrder(matches[i].takerOrder), reason);
+            uint256 cap = matchGasCap(matches[i].makerOrders.length);
+            // Less than the cap left (the operator sent too little): refused unrun, never blamed on an order.
+            if (gasleft() < cap + cap / 63 + 30_000) {
+                reasons[i] = abi.encodeWithSignature("Error(string)", "Exchange: batch out of gas");
+                emit MatchFailed(hashOrder(matches[i].takerOrder), reasons[i]);
+                continue;
             }
+            // An external call to itself under the match's cap: a revert (or running out) undoes
+            // this match's state changes only, and burns at most its cap.
+            try this.matchOrdersOfBatch{gas: cap}(matches[i]) {
+                settled[i] = true;
+            } catch {
+                // A prefix only: a wallet's huge revert data must not cost the batch outside the cap.
+                reasons[i] = _returnedPrefix();
+                emit MatchFailed(hashOrder(matches[i].takerOrder), reasons[i]);
+            }
+        }
+    }
+
+    /// @notice The gas one match of `matchOrdersBatch` may use.
+    function matchGasCap(uint256 makers) public pure returns (uint256) {
+        return MATCH_GAS_BASE + MATCH_GAS_PER_MAKER * makers;
+    }
+
+    /// @dev The first MAX_REASON_BYTES of the last call's revert data.
+    function _returnedPrefix() private pure returns (bytes memory reason) {
+        uint256 size = MAX_REASON_BYTES;
+        assembly {
+            if lt(returndatasize(), size) { size := returndatasize() }
+        }
+        reason = new bytes(size);
+        assembly {
+            returndatacopy(add(reason, 32), 0, size)
         }
     }
 
@@ -436,7 +470,8 @@ contract Exchange {
         if (signatureType == EOA) return signer != address(0) && _recover(digest, signature) == signer;
         if (signatureType == EIP1271) {
             if (signer.code.length == 0) return false;
-            try IERC1271(signer).isValidSignature(digest, signature) returns (bytes4 magic) {
+            // Capped: a wallet cannot burn the match's gas in its check (out of gas = invalid).
+            try IERC1271(signer).isValidSignature{gas: WALLET_CALL_GAS}(digest, signature) returns (bytes4 magic) {
                 return magic == IERC1271.isValidSignature.selector;
             } catch {
                 return false;

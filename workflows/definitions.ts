@@ -31,6 +31,8 @@ export interface MarketWorkflowInput {
   pending?: string[];
   /** Removals received but not yet applied when the previous run continued as new. */
   pendingRemovals?: RemoveOrders[];
+  /** Returns from settlement received but not yet applied when the previous run continued as new. */
+  pendingReturns?: ReturnOrders[];
   /** Status-change counter, for deterministic audit ids across runs. */
   changes?: number;
   /** YES ticks of the last trade (the ticker's last price). */
@@ -117,6 +119,18 @@ export interface RemoveOrders {
   at?: number;
 }
 
+/**
+ * What settlement gives back after a match failed because of some of its orders (leg blame): the
+ * other orders' units, to put back (a maker rests again at its place, a taker is matched again),
+ * and the blamed orders still resting, to end MATCH_FAILED with their reason.
+ */
+export interface ReturnOrders {
+  returned: { hash: string; units: string; role: 'maker' | 'taker' }[];
+  failed: { orderHash: string; reason: string }[];
+  /** The sender's workflow time (ms since the epoch): the step's clock, as for `RemoveOrders`. */
+  at?: number;
+}
+
 export interface MarketView {
   /** False while a run is still rebuilding its book (then the other fields are not meaningful). */
   ready: boolean;
@@ -130,6 +144,7 @@ export interface MarketView {
 
 export const submitOrdersSignal = defineSignal<[SubmitOrders]>('submitOrders');
 export const removeOrdersSignal = defineSignal<[RemoveOrders]>('removeOrders');
+export const returnOrdersSignal = defineSignal<[ReturnOrders]>('returnOrders');
 export const cancelOrdersUpdate = defineUpdate<CancelOutcome, [CancelOrders]>('cancelOrders');
 export const setMarketStatusUpdate = defineUpdate<StatusResult, [StatusChange]>('setMarketStatus');
 export const marketViewQuery = defineQuery<MarketView>('marketView');

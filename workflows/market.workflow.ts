@@ -22,9 +22,10 @@ import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrde
 import type { MarketActivities } from '../activities/market.activities';
 import { DB_STEP, DB_STEP_LOCAL } from './activity-presets';
 import {
-  cancelOrdersUpdate, MAX_CANCEL_HASHES, marketDepthQuery, marketViewQuery, removeOrdersSignal, setMarketStatusUpdate, submitOrdersSignal,
-  type CancelOrders, type MarketWorkflowInput, type RemoveOrders, type StatusChange, type StatusResult,
+  cancelOrdersUpdate, MAX_CANCEL_HASHES, marketDepthQuery, marketViewQuery, removeOrdersSignal, returnOrdersSignal, setMarketStatusUpdate, submitOrdersSignal,
+  type CancelOrders, type MarketWorkflowInput, type RemoveOrders, type ReturnOrders, type StatusChange, type StatusResult,
 } from './definitions';
+import { applyReturn } from './market-returns';
 import { settlementWorkflow } from './settlement.workflow';
 
 const db = proxyActivities<MarketActivities>(DB_STEP);
@@ -215,6 +216,7 @@ type Command =
   | { kind: 'place'; hashes: string[] }
   | { kind: 'cancel'; id: number; request: CancelOrders }
   | { kind: 'remove'; request: RemoveOrders }
+  | { kind: 'return'; request: ReturnOrders }
   | { kind: 'status'; id: number; change: StatusChange };
 
 export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> {
@@ -258,12 +260,16 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     return result;
   };
   for (const request of input.pendingRemovals ?? []) queue.push({ kind: 'remove', request });
+  for (const request of input.pendingReturns ?? []) queue.push({ kind: 'return', request });
   if (input.pending?.length) queue.push({ kind: 'place', hashes: input.pending });
   setHandler(submitOrdersSignal, ({ hashes }) => {
     if (Array.isArray(hashes) && hashes.length > 0) queue.push({ kind: 'place', hashes: hashes.map((h) => String(h).toLowerCase()) });
   });
   setHandler(removeOrdersSignal, (request) => {
     queue.push({ kind: 'remove', request });
+  });
+  setHandler(returnOrdersSignal, (request) => {
+    queue.push({ kind: 'return', request });
   });
   setHandler(cancelOrdersUpdate, async (request) => {
     const id = nextId++;
@@ -605,6 +611,15 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     await write(events, new Set(), direct, { removed, at });
   }
 
+  /** Settlement's return: the other orders of a failed match back where they stood (market-returns.ts). */
+  async function giveBack(request: ReturnOrders): Promise<void> {
+    const at = clockOf(request.at);
+    const { events, failed } = await applyReturn(book, key, request, secondsOf(at));
+    const removed: Record<string, RemovalEnd> = {};
+    for (const [hash, code] of Object.entries(failed)) removed[hash] = { status: 'MATCH_FAILED', reason: statusReasonFor('MATCH_FAILED', code) ?? 'SETTLEMENT_FAILED' };
+    await write(events, new Set(), [], { at, removed });
+  }
+
   async function changeStatus(change: StatusChange): Promise<StatusResult> {
     const from = info.status;
     const refused = statusRefusal(change);
@@ -688,6 +703,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       if (command.hashes.length > 0) await place(command.hashes);
     } else if (command.kind === 'cancel') results[command.id] = await cancel(command.request);
     else if (command.kind === 'remove') await remove(command.request);
+    else if (command.kind === 'return') await giveBack(command.request);
     else results[command.id] = await changeStatus(command.change);
     await expire();
   }
@@ -749,11 +765,14 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
   // Each hash once (the sweeper's copies repeat them), none this run took, in arrival order, bounded.
   const queued = new Set<string>();
   const pendingRemovals: RemoveOrders[] = [];
+  const pendingReturns: ReturnOrders[] = [];
   for (const c of queue) {
     if (c.kind === 'place') {
       for (const h of c.hashes) if (!taken.has(h)) queued.add(h);
     } else if (c.kind === 'remove') {
       pendingRemovals.push(c.request);
+    } else if (c.kind === 'return') {
+      pendingReturns.push(c.request);
     }
   }
   const maxPending = input.maxCarriedPending ?? MAX_CARRIED_PENDING;
@@ -771,6 +790,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     maxCarriedPending: input.maxCarriedPending,
     settlementRetryDelayMs: input.settlementRetryDelayMs, pending, pendingRemovals,
     ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}), ...(holds ? { handoffsHeld: true } : {}),
+    ...(pendingReturns.length > 0 ? { pendingReturns } : {}),
     ...(resting ? { resting } : {}),
   });
 }

@@ -12,6 +12,7 @@ import { marketWorkflowId, settlementGroupsOf, settlementTaskQueue } from '../sr
 import type { SettlementGroup, SettlementInput } from '../src/matching/payloads';
 import { CHAIN_CALL, CHAIN_WAIT, DB_STEP } from './activity-presets';
 import { removeOrdersSignal } from './definitions';
+import { SETTLEMENT_BLAMES_LEGS, unwindBlamed } from './settlement-unwind';
 
 /**
  * Patch id (workflow versioning): settlement's activities go to their own task queue
@@ -116,11 +117,24 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
   const recheck = input.found ? { recheck: true } : {};
   const uncounted = patched(SETTLEMENT_UNKNOWN_UNCOUNTED);
   const dropsExpired = patched(SETTLEMENT_DROPS_EXPIRED);
+  const blames = patched(SETTLEMENT_BLAMES_LEGS);
   /** Per group, the rounds whose outcome was unknown (no send made). */
   const unknownRounds = new Map<string, number>();
   for (let attempt = 1; pending.length > 0; attempt++) {
     const both = twoStages ? await waits.sendAndAwaitReceipts({ market: input.market, groups: pending, attempt, ...recheck }) : null;
     const sent = both?.sent ?? (await chain.sendSettlements({ market: input.market, groups: pending, attempt, ...recheck }));
+    // Groups refused because of orders the chain now refuses: those fail alone, the others go back to the market.
+    if (blames) {
+      const blamed = pending.flatMap((group) => {
+        const outcome = sent[group.batchId];
+        return outcome && !outcome.ok && outcome.blamed?.length ? [{ ...group, blamed: outcome.blamed }] : [];
+      });
+      if (blamed.length > 0) {
+        await unwindBlamed(db, input.market, blamed);
+        for (const group of blamed) results.set(group.batchId, { status: 'FAILED', txHash: '', attempts: attempt });
+        pending = pending.filter((group) => !blamed.some((b) => b.batchId === group.batchId));
+      }
+    }
     // Trades whose makers expired on chain since the match: they fail alone, their groups go again without them.
     const expired = dropsExpired ? withoutExpired(pending, sent) : { groups: pending, tradeIds: [] };
     pending = expired.groups;

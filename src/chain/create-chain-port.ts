@@ -21,6 +21,7 @@ import { submitMatches } from './submit-matches';
 import { submitMatchBatches } from './submit-match-batches';
 import { waitForReceipt, type SettlementReceipt } from './wait-for-receipt';
 import { getReceiptState, type ReceiptState } from './get-receipt-state';
+import { blameLegs, type LegBlame, type MatchLeg } from './blame-legs';
 
 export interface ChainPort {
   readonly context: ChainContext;
@@ -41,6 +42,8 @@ export interface ChainPort {
    * which matches of a transaction settled.
    */
   submitMatchBatches(matches: MatchSubmission[]): Promise<(Hex | Error)[]>;
+  /** After a refused match: which of its orders the chain refuses now, and why (blame-legs.ts). */
+  blameLegs(legs: MatchLeg[], blockNumber?: bigint): Promise<LegBlame[]>;
   /** The mined `matchOrders` that took this order as taker, if any (find-match-of-taker.ts). */
   findMatchOfTaker(takerOrderHash: Hex): Promise<Hex | null>;
   waitForReceipt(hash: Hex, confirmations?: number, timeoutMs?: number): Promise<SettlementReceipt>;
@@ -72,6 +75,7 @@ export function createChainPort(config: ChainPortConfig): ChainPort {
     submitMatches: (matches) => submitMatches(ctx, matches),
     submitMatchBatches: (matches) => submitMatchBatches(ctx, matches),
     findMatchOfTaker: (takerOrderHash) => findMatchOfTaker(ctx, takerOrderHash),
+    blameLegs: (legs, blockNumber) => blameLegs(ctx, legs, blockNumber),
     waitForReceipt: (hash, confirmations, timeoutMs) => waitForReceipt(ctx, hash, confirmations, timeoutMs),
     getReceiptState: (hash) => getReceiptState(ctx, hash),
     cancelOrderCalldata: (order) => cancelOrderCalldata(config.addresses.exchange, config.chainId, order),

@@ -13,6 +13,7 @@ export { questionIdOf, type PreparedCondition } from './conditions';
 export type { WalletBalances } from './read-wallet-balances';
 export type { OnChainOrderStatus } from './exchange-reads';
 export type { MatchSubmission, OrderFill } from './submit-match';
+export { matchLegsOf, type LegBlame, type LegFailure, type MatchLeg } from './blame-legs';
 export type { SettlementReceipt } from './wait-for-receipt';
 export type { ReceiptState } from './get-receipt-state';
 export type { CancelOrNonceEvent } from './cancel-and-nonce-events';

@@ -27,6 +27,21 @@ import { asError, matchGasLimit, sendTogether, type FeesPerGas } from './submit-
 export const MAX_BATCH_GAS = 15_000_000n;
 /** What the batch itself costs beyond its matches (the loop, the self-calls, the result). */
 export const BATCH_GAS_OVERHEAD = 100_000n;
+/** What the exchange keeps back beside a match's cap before it runs it (contracts/Exchange.sol `matchOrdersBatch`). */
+const MATCH_RESERVE = 30_000n;
+/** Calldata gas of one order of a match, at most: ~1,000 bytes at 16 gas (zero bytes cost 4). */
+const CALLDATA_GAS_PER_ORDER = 16_000n;
+
+/**
+ * The gas one match adds to a batch transaction: its cap, what the exchange requires beside the cap
+ * before it runs a match (1/64 of all gas stays with the caller, plus a reserve), and its calldata.
+ * A batch that carries this much runs every match with its whole cap, however much the matches
+ * before it burned, and never more: the operator's gas per batch is bounded by the sum.
+ */
+export function batchItemGas(makers: number): bigint {
+  const cap = matchGasLimit(makers);
+  return cap + cap / 63n + MATCH_RESERVE + CALLDATA_GAS_PER_ORDER * BigInt(makers + 1);
+}
 
 interface Item {
   /** Index in the caller's list. */
@@ -43,7 +58,7 @@ export async function submitMatchBatches(ctx: ChainContext, matches: MatchSubmis
   matches.forEach((m, i) => {
     try {
       const match = checkedMatch(m);
-      items.push({ i, match: { takerOrder: match.taker, makerOrders: match.makers, takerFill: match.takerFill, makerFills: match.makerFills }, gas: matchGasLimit(match.makers.length) });
+      items.push({ i, match: { takerOrder: match.taker, makerOrders: match.makers, takerFill: match.takerFill, makerFills: match.makerFills }, gas: batchItemGas(match.makers.length) });
     } catch (error) {
       outcomes[i] = asError(error);
     }

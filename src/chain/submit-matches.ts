@@ -30,7 +30,8 @@ const GAS_HEADROOM_PERCENT = 20n;
 /**
  * The gas limit a match is first tried with: about twice what the costliest trade kind used on the
  * embedded chain (one maker: 186k-227k gas; each further maker ~90k). A node charges the gas used,
- * not the limit, so the cap costs nothing but the operator's balance check (limit x max fee).
+ * not the limit, so the cap costs nothing but the operator's balance check (limit x max fee). The
+ * exchange gives each match of a batch exactly this much (`matchGasCap`): a test ties the two.
  */
 export const MATCH_GAS_BASE = 400_000n;
 export const MATCH_GAS_PER_MAKER = 200_000n;

@@ -25,12 +25,20 @@ export class PriceLevel {
 
   constructor(readonly price: number) {}
 
+  /**
+   * Puts the order at its place in arrival order: the tail for a new order (O(1)); further in for
+   * an order reinstated with its original arrival (it walks back from the tail).
+   */
   append(order: BookOrder): void {
-    order.prev = this.tail;
-    order.next = null;
-    if (this.tail) this.tail.next = order;
+    let before = this.tail;
+    while (before && before.arrival > order.arrival) before = before.prev;
+    const after = before ? before.next : this.head;
+    order.prev = before;
+    order.next = after;
+    if (before) before.next = order;
     else this.head = order;
-    this.tail = order;
+    if (after) after.prev = order;
+    else this.tail = order;
     order.level = this;
     this.total += order.remaining;
     this.count += 1;

@@ -1,4 +1,4 @@
-import { canTrade, collateralOf, feeOf, lotFloor, MAX_TICK } from './amounts';
+import { canTrade, collateralOf, feeOf, LOT_SIZE, lotFloor, MAX_TICK } from './amounts';
 import type { BookOrder } from './book-order';
 import { BookSide } from './book-side';
 import { EngineError } from './engine-error';
@@ -9,7 +9,7 @@ import { fromSnapshot, toSnapshot, type EngineSnapshot } from './snapshot';
 import {
   MAX_MAKERS_PER_TAKER,
   type BookSide as SideName, type CancelFilter, type CancelReason, type Depth, type EngineEvent, type EngineOptions, type EngineOrder,
-  type FillLeg, type OrderState,
+  type FillLeg, type OrderState, type Reinstatement,
 } from './types';
 
 /**
@@ -68,6 +68,68 @@ export class Engine {
       this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_EXPIRED', orderHash: o.hash, status: 'EXPIRED', remaining: o.remaining, filled: o.filled });
       return this.finish();
     }
+    this.matchAndLeave(o);
+    return this.finish();
+  }
+
+  /**
+   * Puts orders back after the settlement of their match failed because of another order: each
+   * one's `returned` base units go from its filled back to its remaining. Every listed order on the
+   * book is lifted first; one that is not needs `known`: its filled and remaining as stored, and the
+   * arrival it rested with, if it ever did (else it gets a new one). Then, in the given order (the
+   * makers by arrival, then their taker), each meets the book as on arrival (orders that came
+   * meanwhile may cross it) and rests at its arrival's place in the FIFO: a maker keeps its
+   * original time priority, and a taker's units are matched again. All are checked before anything
+   * changes: a refused list leaves the book untouched.
+   */
+  reinstate(list: Reinstatement[], now: number): EngineEvent[] {
+    this.begin(now);
+    const hashes = new Set<string>();
+    for (const { order, returned, known } of list) {
+      validateOrder(order);
+      if (hashes.has(order.hash)) throw new EngineError('DUPLICATE_ORDER', `order ${order.hash} is listed twice`);
+      hashes.add(order.hash);
+      const state = this.orders.get(order.hash) ?? known;
+      if (!state) throw new EngineError('INVALID_ORDER', `order ${order.hash} is not on the book and its state is unknown`);
+      if (returned <= 0n || returned > state.filled || returned % LOT_SIZE !== 0n || state.filled + state.remaining !== order.size) {
+        throw new EngineError('INVALID_ORDER', `cannot return ${returned} of ${order.hash} (filled ${state.filled}, remaining ${state.remaining})`);
+      }
+      const arrival = this.orders.has(order.hash) ? null : known?.arrival;
+      if (arrival !== undefined && arrival !== null && (!Number.isSafeInteger(arrival) || arrival < 1 || arrival > this.counters.arrival)) {
+        throw new EngineError('INVALID_ORDER', `arrival ${arrival} of ${order.hash} is not one the engine gave out`);
+      }
+    }
+    const lifted = new Map<string, BookOrder>();
+    for (const { order } of list) {
+      const o = this.orders.get(order.hash);
+      if (!o) continue;
+      const side = o.bookSide === 'bid' ? this.bids : this.asks;
+      this.touch(side, o.yesPrice);
+      side.remove(o);
+      this.orders.delete(o.hash);
+      lifted.set(o.hash, o);
+    }
+    for (const { order, returned, known } of list) {
+      let o = lifted.get(order.hash);
+      if (!o) {
+        o = toBookOrder(order, known!.arrival ?? ++this.counters.arrival);
+        o.filled = known!.filled;
+        o.remaining = known!.remaining;
+      }
+      o.filled -= returned;
+      o.remaining += returned;
+      if (isExpired(o, now)) {
+        o.status = 'EXPIRED';
+        this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_EXPIRED', orderHash: o.hash, status: 'EXPIRED', remaining: o.remaining, filled: o.filled });
+      } else {
+        this.matchAndLeave(o);
+      }
+    }
+    return this.finish();
+  }
+
+  /** Matches an incoming (or reinstated) order, then rests, cancels or ends its remainder. */
+  private matchAndLeave(o: BookOrder): void {
     const capped = this.match(o);
     if (!canTrade(o.remaining)) {
       // size >= one lot, so a sub-lot remainder means something matched.
@@ -80,7 +142,6 @@ export class Engine {
     } else {
       this.rest(o);
     }
-    return this.finish();
   }
 
   /** Cancel a resting order; an order already past its expiration is expired instead. Unknown: no events. */

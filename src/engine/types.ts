@@ -109,6 +109,14 @@ export interface Depth {
   asks: DepthLevel[];
 }
 
+/** An order to put back (Engine.reinstate): `returned` base units of its filled go back to its remaining. */
+export interface Reinstatement {
+  order: EngineOrder;
+  returned: bigint;
+  /** Its state when it is not on the book: filled and remaining as stored, and its arrival (null or absent: it never rested). */
+  known?: { filled: bigint; remaining: bigint; arrival?: number | null };
+}
+
 export interface CancelFilter {
   maker?: string;
   side?: Side;

@@ -61,6 +61,11 @@ export interface FillRecord {
    * once the trade settles. Fills written before have none: their trade row was written at the step.
    */
   trade_price?: string;
+  /**
+   * FAILED because another order of its match failed: its order was put back (a maker rests again,
+   * a taker is matched again), so the fill counts neither as settled nor as a failure of its order.
+   */
+  returned?: boolean;
   created_at: Date;
   updated_at: Date;
 }

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem';
-import { ChainRevertError, matchSubmissionFromTrades, type ChainPort, type MatchSubmission } from '../chain';
+import { ChainRevertError, matchLegsOf, matchSubmissionFromTrades, type ChainPort, type MatchSubmission } from '../chain';
 import { SendOutcomeUnknownError } from '../chain/lost-send-answer';
 import { signedOrderOfRecord } from '../contracts/signed-order-of-record';
 import { isAppError } from '../errors';
@@ -63,6 +63,16 @@ export function createChainSettlement(portFor: (chainId: number) => ChainPort, r
     async findMatchOfTaker(chainId, _exchange, takerOrderHash) {
       try {
         return await portFor(chainId).findMatchOfTaker(takerOrderHash as Hex);
+      } catch (error) {
+        throw asSettlementError(error);
+      }
+    },
+    async blameGroup(chainId, exchange, trades, blockNumber) {
+      try {
+        const submission = matchSubmissionOf({ batchId: 'blame', attempt: 0, chain_id: chainId, exchange, trades });
+        const legs = matchLegsOf(submission, trades[0].taker.order.order_hash as Hex, trades.map((t) => t.maker.order.order_hash as Hex));
+        const blamed = await portFor(chainId).blameLegs(legs, blockNumber === undefined ? undefined : BigInt(blockNumber));
+        return blamed.map((b) => ({ orderHash: b.hash.toLowerCase(), reason: b.reason }));
       } catch (error) {
         throw asSettlementError(error);
       }

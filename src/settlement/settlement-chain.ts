@@ -71,8 +71,20 @@ export interface SettlementChain {
   findMatchOfTaker(chainId: number, exchange: string, takerOrderHash: string): Promise<string | null>;
   /** Whether the order was cancelled on chain, or its nonce is below the maker's current nonce. */
   checkOrder(chainId: number, exchange: string, order: OrderRecord): Promise<{ cancelled: boolean; nonceBumped: boolean }>;
+  /**
+   * After the batch's match was refused: which of its orders the chain refuses now, and why (views
+   * at `blockNumber`, the block that refused it, else the latest; src/chain/blame-legs.ts). Empty
+   * when no order can be blamed.
+   */
+  blameGroup(chainId: number, exchange: string, trades: SettlementTrade[], blockNumber?: string): Promise<LegBlame[]>;
   /** The chain's clock: the latest block's timestamp, unix seconds (what order expirations are compared with). */
   chainTime(chainId: number): Promise<number>;
+}
+
+/** An order the chain refuses now, and why (src/chain/blame-legs.ts `LegFailure`). */
+export interface LegBlame {
+  orderHash: string;
+  reason: string;
 }
 
 export class SettlementChainError extends Error {
@@ -98,6 +110,7 @@ export const UNCONFIGURED_CHAIN: SettlementChain = {
   submitMatches: (batches) => Promise.resolve(batches.map(() => new SettlementChainError('settlement chain is not configured', true))),
   getReceipt: () => Promise.resolve({ status: 'pending' }),
   findMatchOfTaker: () => Promise.resolve(null),
+  blameGroup: () => Promise.resolve([]),
   checkOrder: () => Promise.resolve({ cancelled: false, nonceBumped: false }),
   chainTime: () => Promise.resolve(Math.floor(Date.now() / 1000)),
 };

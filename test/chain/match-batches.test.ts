@@ -5,7 +5,7 @@
 import { decodeEventLog, type Hex } from 'viem';
 import { orderFillFor } from '../../src/chain';
 import { revertReasonOf } from '../../src/chain/chain-errors';
-import { BATCH_GAS_OVERHEAD, MAX_BATCH_GAS } from '../../src/chain/submit-match-batches';
+import { BATCH_GAS_OVERHEAD, batchItemGas, MAX_BATCH_GAS } from '../../src/chain/submit-match-batches';
 import { matchGasLimit } from '../../src/chain/submit-matches';
 import { exchangeAbi } from '../../src/chain/generated';
 import { MAX_MAKERS_PER_TAKER } from '../../src/engine';
@@ -90,7 +90,7 @@ describe('submitMatchBatches', () => {
     const list = Array.from({ length: 30 }, (_, i) => oneShareMatch(i === 3 || i === 17 ? 2n : 1n));
     const outcomes = await fx.port.submitMatchBatches(list.map((l) => l.match));
     expect(outcomes.every((o) => typeof o === 'string')).toBe(true);
-    const perChunk = Number((MAX_BATCH_GAS - BATCH_GAS_OVERHEAD) / matchGasLimit(1));
+    const perChunk = Number((MAX_BATCH_GAS - BATCH_GAS_OVERHEAD) / batchItemGas(1));
     const hashes = [...new Set(outcomes as Hex[])];
     expect(hashes).toHaveLength(Math.ceil(30 / perChunk));
     const refused: string[] = [];

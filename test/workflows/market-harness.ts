@@ -272,6 +272,14 @@ export class FakeChain implements SettlementChain {
     return Promise.resolve({ status: 'success', blockNumber: '1', confirmations: reads <= this.slowConfirmations ? 0 : 1, matchedTakers, refusedTakers });
   }
 
+  /** Orders the chain refuses after a refused match (per-leg checks), with why. */
+  readonly blame = new Map<string, string>();
+
+  blameGroup(_chainId: number, _exchange: string, trades: { taker: { order: FakeOrder }; maker: { order: FakeOrder } }[]): Promise<{ orderHash: string; reason: string }[]> {
+    const hashes = [...new Set(trades.flatMap((t) => [t.taker.order.order_hash, t.maker.order.order_hash]))];
+    return Promise.resolve(hashes.flatMap((orderHash) => (this.blame.has(orderHash) ? [{ orderHash, reason: this.blame.get(orderHash)! }] : [])));
+  }
+
   /** On-chain order checks that fail (a node that does not answer) before they answer again. */
   failChecks = 0;
 

@@ -1,0 +1,115 @@
+/**
+ * A match refused because of one of its orders (leg blame): that order alone fails, with its
+ * reason; the other makers rest again at their original place and the taker is matched again,
+ * and their new trades settle. With the fake chain: the chain says which order it blames.
+ */
+import { marketKeyOf, settlementWorkflowId } from '../../src/matching/market-ids';
+import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
+import { useTestDatabase } from '../helpers/test-database';
+import { uniqueTaskQueue } from '../helpers/test-temporal';
+import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
+
+const E18 = 10n ** 18n;
+
+describe('settlement blames the failing leg', () => {
+  const { db } = useTestDatabase('blame');
+  const taskQueue = uniqueTaskQueue('blame');
+  let h: Harness;
+  let matcher: MarketMatcherClient;
+
+  beforeAll(async () => {
+    h = await createHarness(db(), taskQueue);
+    await h.startWorker();
+    matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { settlementRetryDelayMs: 100 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const order = (hash: string) => h.collections.orders.findOne({ order_hash: hash });
+  const fillsOf = (hash: string) => h.collections.fills.find({ order_hash: hash }).sort({ trade_id: 1 }).toArray();
+
+  /** A, C, D rest BUY YES 10 @0.50 in that order; B's BUY NO 20 @0.50 takes A and C in one match. */
+  async function attack() {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [a, c, d, b] = await persist(db(), market, [
+      { wallet: wallet(), side: 'BUY', outcome: 1, price: 50, size: '10' },
+      { wallet: wallet(), side: 'BUY', outcome: 1, price: 50, size: '10' },
+      { wallet: wallet(), side: 'BUY', outcome: 1, price: 50, size: '10' },
+      { wallet: wallet(), side: 'BUY', outcome: 0, price: 50, size: '20' },
+    ]);
+    return { market, a, c, d, b, first: settlementWorkflowId(`${marketKeyOf(market)}:1`) };
+  }
+
+  test('when the match of B against A and C is refused and the chain blames A (allowance revoked), then A alone ends MATCH_FAILED with BALANCE_CHANGED; C rests again ahead of D, B is matched again against C and D, and B, C and D end FILLED with nothing held', async () => {
+    const { market, a, c, d, b, first } = await attack();
+    h.chain.refuseInsideBatch.set(b.order_hash, 'Collateral: allowance');
+    h.chain.blame.set(a.order_hash, 'BALANCE_CHANGED');
+    // A, C and D rest first (earlier steps, as on a live market), then B comes.
+    await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash]);
+    await eventually(async () => (await order(d.order_hash))?.status === 'OPEN' && (await order(d.order_hash))?.handoff === 'ACCEPTED', 20_000, 'makers resting');
+    await matcher.submit(market, [b.order_hash]);
+    const result = await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'first settlement');
+    expect(result).toMatchObject({ status: 'FAILED' });
+    for (const hash of [b.order_hash, c.order_hash, d.order_hash]) {
+      await eventually(async () => (await order(hash))?.status === 'FILLED', 30_000, `${hash} FILLED`);
+    }
+    expect(await order(a.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'BALANCE_CHANGED', reserved_units: '0' });
+    for (const hash of [b.order_hash, c.order_hash, d.order_hash]) {
+      expect(await order(hash)).toMatchObject({ status: 'FILLED', reserved_units: '0', remaining_units: '0' });
+    }
+    // The failed match's fills: A's FAILED; B's and C's FAILED and returned. Then B's and C's new trades CONFIRMED.
+    expect((await fillsOf(a.order_hash)).map((f) => [f.settlement_status, f.returned ?? false])).toEqual([['FAILED', false]]);
+    expect((await fillsOf(c.order_hash)).map((f) => [f.settlement_status, f.returned ?? false, f.size_units])).toEqual([
+      ['FAILED', true, (10n * E18).toString()], ['CONFIRMED', false, (10n * E18).toString()],
+    ]);
+    const bFills = await fillsOf(b.order_hash);
+    expect(bFills.filter((f) => f.settlement_status === 'CONFIRMED').map((f) => f.counter_order_hash).sort()).toEqual([c.order_hash, d.order_hash].sort());
+    expect(bFills.filter((f) => f.returned).map((f) => f.counter_order_hash).sort()).toEqual([a.order_hash, c.order_hash].sort());
+    // C met B again before D did: it kept its place ahead of D.
+    const trades = bFills.filter((f) => !f.returned).sort((x, y) => Number(x.trade_id.split(':').pop()) - Number(y.trade_id.split(':').pop()));
+    expect(trades.map((f) => f.counter_order_hash)).toEqual([c.order_hash, d.order_hash]);
+    await saveHistory(h, first, 'settlement-blames-legs.json');
+    await saveHistory(h, `market-${market.chain_id}-${market.condition_id}`, 'market-returns.json');
+  });
+
+  test('when the chain blames the taker B, then B alone ends MATCH_FAILED with its reason, and A and C rest again with all of their size, at their original places ahead of D', async () => {
+    const { market, a, c, d, b, first } = await attack();
+    h.chain.refuseInsideBatch.set(b.order_hash, 'Collateral: allowance');
+    h.chain.blame.set(b.order_hash, 'BALANCE_CHANGED');
+    await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash]);
+    await eventually(async () => (await order(d.order_hash))?.handoff === 'ACCEPTED', 20_000, 'makers resting');
+    const arrivals = await Promise.all([a, c, d].map(async (o) => (await order(o.order_hash))!.engine_arrival!));
+    await matcher.submit(market, [b.order_hash]);
+    expect(await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'settlement')).toMatchObject({ status: 'FAILED' });
+    await eventually(async () => (await order(c.order_hash))?.status === 'OPEN', 20_000, 'C back on the book');
+    expect(await order(b.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'BALANCE_CHANGED', reserved_units: '0' });
+    for (const [i, o] of [a, c].entries()) {
+      expect(await order(o.order_hash)).toMatchObject({
+        status: 'OPEN', remaining_units: (10n * E18).toString(), filled_units: '0', engine_arrival: arrivals[i], reserved_units: (5n * E18).toString(),
+      });
+    }
+    expect(arrivals[0] < arrivals[1] && arrivals[1] < arrivals[2]).toBe(true);
+  });
+
+  test('when a batch transaction ran short of gas and the exchange refused a match unrun ("batch out of gas"), then nobody is blamed and nothing fails: the group is sent again and settles', async () => {
+    const { market, a, c, d, b, first } = await attack();
+    h.chain.refuseInsideBatch.set(b.order_hash, 'Exchange: batch out of gas');
+    await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash, b.order_hash]);
+    expect(await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'settlement')).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
+    for (const hash of [a.order_hash, c.order_hash, b.order_hash]) expect((await order(hash))?.status).toBe('FILLED');
+  });
+
+  test('when a match is refused and the chain blames no order, then the whole group fails as before, and its orders say SETTLEMENT_FAILED', async () => {
+    const { market, a, c, d, b, first } = await attack();
+    h.chain.refuseInsideBatch.set(b.order_hash, 'Exchange: paused');
+    await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash, b.order_hash]);
+    expect(await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'settlement')).toMatchObject({ status: 'FAILED' });
+    for (const hash of [a.order_hash, c.order_hash, b.order_hash]) {
+      await eventually(async () => (await order(hash))?.status === 'MATCH_FAILED', 20_000, `${hash} MATCH_FAILED`);
+      expect(await order(hash)).toMatchObject({ status_reason: 'SETTLEMENT_FAILED', reserved_units: '0' });
+    }
+    expect((await order(d.order_hash))?.status).toBe('OPEN');
+  });
+});
