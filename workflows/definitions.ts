@@ -101,12 +101,13 @@ export interface StatusResult {
 }
 
 /**
- * Orders to take off the book without an owner check and without an answer: cancels seen on chain
- * (CANCELLED) and orders whose settlement failed for good (MATCH_FAILED).
+ * Orders to take off the book without an owner check and without an answer: orders the chain
+ * voided (CANCELLED: cancelled on chain, nonce bumped, backing gone) and orders whose settlement
+ * failed for good (MATCH_FAILED).
  */
 export interface RemoveOrders {
   hashes: string[];
-  reason: 'ONCHAIN_CANCEL' | 'NONCE_BUMP' | 'SETTLEMENT_FAILED';
+  reason: 'ONCHAIN_CANCEL' | 'NONCE_BUMP' | 'BALANCE_CHANGED' | 'SETTLEMENT_FAILED';
   /** The sender's workflow time (ms since the epoch): the step's clock, as for `CancelOrders`. */
   at?: number;
 }

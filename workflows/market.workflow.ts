@@ -591,7 +591,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
       removed[hash] = request.reason;
     }
     const direct: DirectEnd[] = [];
-    const onChain = request.reason === 'ONCHAIN_CANCEL' || request.reason === 'NONCE_BUMP' ? request.reason : null;
+    const onChain = request.reason === 'SETTLEMENT_FAILED' ? null : request.reason;
     if (onChain && elsewhere.length > 0 && patched(REMOVE_UNPLACED)) {
       for (const o of await db.lookupOrders({ hashes: elsewhere })) {
         // Its placement, when it comes, finds it ended and skips it.

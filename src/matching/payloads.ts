@@ -56,7 +56,7 @@ export interface RestingPage {
 }
 
 /** Why an order the workflow never matched was ended (placement refused or cancelled before it). */
-export type DirectEndReason = 'MARKET_NOT_ACTIVE' | 'USER' | 'INVALID_ORDER' | 'ONCHAIN_CANCEL' | 'NONCE_BUMP';
+export type DirectEndReason = 'MARKET_NOT_ACTIVE' | 'USER' | 'INVALID_ORDER' | 'ONCHAIN_CANCEL' | 'NONCE_BUMP' | 'BALANCE_CHANGED';
 
 export interface PlacementLoad {
   /**
