@@ -120,7 +120,10 @@ export function createChainWatcherActivities(deps: { collections: MatchingCollec
     const ctx = Context.current();
     const until = Date.now() + input.windowMs;
     const resumed = ctx.info.heartbeatDetails as WatchCursor | undefined;
-    let result = await scanOnce({ ...input, cursor: resumed ?? input.cursor });
+    const cursor = resumed ?? input.cursor;
+    let result = await scanOnce({ ...input, cursor });
+    // The first scan only picks the starting block: the workflow keeps it at once.
+    if (!cursor) return result;
     while (result.removals.length === 0 && Date.now() < until) {
       ctx.heartbeat(result.cursor);
       if (result.caughtUp) await ctx.sleep(input.pollMs);
