@@ -147,6 +147,50 @@ describe('the chain watcher', () => {
     expect(watches.count).toBe(0);
   });
 
+  test('when honest wallets trade and settlement moves their funds, then none of their open orders is cancelled, even with the backing exactly spent', async () => {
+    const market = await stack.createMarket();
+    // Exactly what two BUY YES 10 @ 0.50 reserve: 2 x (5 + 0.05 fee).
+    const maker = await stack.newTrader((101n * E18) / 10n);
+    const first = await stack.place(maker, market, { side: 'BUY', outcome: 1, price: '0.5', size: '10' });
+    const second = await stack.place(maker, market, { side: 'BUY', outcome: 1, price: '0.5', size: '10' });
+    const taker = await stack.newTrader(100n * E18);
+    // BUY NO 10 @ 0.50 mints against the first: the maker pays 5.05, and 5.05 is left for the second.
+    const take = await stack.place(taker, market, { side: 'BUY', outcome: 0, price: '0.5', size: '10' }, { rests: false });
+    await stack.until(first.hash, 'FILLED', 60_000);
+    await stack.until(take.hash, 'FILLED', 60_000);
+    const scans = (await view()).scans;
+    // The settlement's transfers named both wallets: let the watcher check them, and some more.
+    await eventually('scans after the settlement', async () => ((await view()).scans >= scans + 2 ? true : undefined), 60_000);
+    await new Promise((r) => setTimeout(r, 1_500));
+    await expectResting([second.hash]);
+  });
+
+  test('when a reorg replaces the block the watcher scanned last, then it scans the replacing block and the revoke in it ends the orders CANCELLED within 5 s', async () => {
+    const { market, honest } = await marketWithHonestBuy();
+    const attacker = await stack.newTrader(100n * E18);
+    const a = await stack.place(attacker, market, { side: 'BUY', outcome: 1, price: '0.25', size: '10' });
+    const rpc = (method: string, params: unknown[] = []) => stack.port.context.publicClient.request({ method: method as never, params: params as never });
+    await rpc('evm_setIntervalMining', [0]);
+    try {
+      const snapshot = await rpc('evm_snapshot');
+      await rpc('evm_mine');
+      const mined = await stack.port.getBlockNumber();
+      await eventually('cursor on the block to be replaced', async () => (BigInt((await view()).cursor?.block ?? -1) === mined ? true : undefined), 20_000);
+      const reorgs = (await view()).reorgs;
+      // The empty block is replaced by one holding the revoke, at the same height.
+      await rpc('evm_revert', [snapshot]);
+      const minedAt = await stack.send(attacker, (w) => w.writeContract({
+        address: market.collateral_token, abi: collateralAbi, functionName: 'approve', args: [market.ctf_exchange_address, 0n],
+      }));
+      expect(await stack.port.getBlockNumber()).toBe(mined);
+      expect(await expectCancelled(a.hash, 'BALANCE_CHANGED', minedAt)).toBeLessThan(WITHIN_MS);
+      expect((await view()).reorgs).toBeGreaterThan(reorgs);
+      await expectResting([honest.hash]);
+    } finally {
+      await rpc('evm_setIntervalMining', [1_000]);
+    }
+  });
+
   test('when the worker is down while makers revoke and cancel on chain, then the restarted watcher catches up from its cursor: every voided order ends CANCELLED once, honest ones rest', async () => {
     const { market, honest } = await marketWithHonestBuy();
     const revoker = await stack.newTrader(100n * E18);

@@ -188,8 +188,10 @@ export function useWatcherStack() {
       return { address, privateKey, wallet: walletOf(port, chain.rpcUrl, privateKey), jwt };
     },
 
-    /** Signs and places one order over HTTP; resolves once it rests on the book. */
-    async place(trader: Trader, market: MarketView, o: { side: 'BUY' | 'SELL'; outcome: 0 | 1; price: string; size: string; nonce?: bigint }): Promise<PlacedOrder> {
+    /** Signs and places one order over HTTP; resolves once it rests on the book (unless `rests` is false: a taker). */
+    async place(
+      trader: Trader, market: MarketView, o: { side: 'BUY' | 'SELL'; outcome: 0 | 1; price: string; size: string; nonce?: bigint }, { rests = true } = {},
+    ): Promise<PlacedOrder> {
       const built = buildOrder({
         market: { exchange: market.ctf_exchange_address, chainId: market.chain_id, tokens: market.tokens, decimals: market.tokens[0]!.decimals, feeRateBps: market.fee_rate_bps },
         maker: trader.address, side: o.side, outcome: o.outcome, price: o.price, size: o.size, nonce: o.nonce,
@@ -204,7 +206,7 @@ export function useWatcherStack() {
       const placed = await call('POST', '/v1/orders', { jwt: trader.jwt, body: { orders: [item] } });
       const result = placed.body.results?.[0] as { status?: string; error?: unknown } | undefined;
       if (result?.status !== 'OPEN') throw new Error(`order not placed: ${JSON.stringify(placed.body)}`);
-      await eventually('order resting', async () => (await this.order(signed.orderHash))?.book_added_at);
+      if (rests) await eventually('order resting', async () => (await this.order(signed.orderHash))?.book_added_at);
       return { hash: signed.orderHash, signed: { ...built.order, signature: signed.signature } };
     },
 
