@@ -9,6 +9,12 @@ import { reject, type OrderRejection } from './order-rejection';
 const UINT256_MAX = (1n << 256n) - 1n;
 /** Minimum size: 0.1 share (spec limits). */
 const MIN_SIZE_TENTHS = 1n;
+/**
+ * Expirations further ahead than 10 years (of 365.25 days) are refused inline: the matcher keeps
+ * expirations as safe integers of seconds and schedules timers in ms, so a larger one was
+ * accepted, then refused by the engine at placement (MATCH_FAILED).
+ */
+export const MAX_EXPIRATION_AHEAD_S = 315_576_000n;
 
 /** An order that passed every check that needs no I/O: ready for signature, nonce and balance. */
 export interface CheckedOrder {
@@ -72,6 +78,9 @@ export function checkOrder(item: PlaceOrderItem, market: MarketRecord | undefine
   if (item.order_type === 'GTD' && expiration === 0n) return reject('INVALID_ORDER', 'GTD orders need a non-zero expiration');
   if (expiration !== 0n && expiration <= BigInt(nowSeconds)) {
     return reject('ORDER_EXPIRED', `Expiration ${item.expiration} is not in the future`, { expiration: item.expiration, now: String(nowSeconds) });
+  }
+  if (expiration > BigInt(nowSeconds) + MAX_EXPIRATION_AHEAD_S) {
+    return reject('INVALID_ORDER', `Expiration ${item.expiration} is more than 10 years ahead`, { expiration: item.expiration, max: String(BigInt(nowSeconds) + MAX_EXPIRATION_AHEAD_S) });
   }
   if (item.taker.toLowerCase() === item.signer.toLowerCase()) return reject('INVALID_ORDER', 'taker restricts the order to its own maker');
 

@@ -12,6 +12,7 @@ import { createPlacementWrites, type PlacementWrites } from './placement-writes'
 import { createFillReadModel, createIdempotencyKeyModel, createOrderModel, createWalletReservationModel } from './models';
 import type { FillReadModel, IdempotencyKeyModel, OrderModel, WalletReservationModel } from './models';
 import { ReservationStore } from './reservations';
+import { CANCEL_PAGE } from './cancel-page';
 
 export type Permission = 'read' | 'trade';
 
@@ -30,6 +31,8 @@ export interface OrderEntryDeps {
   chainIds?: number[];
   /** A shared cache, so the settlement side can call `invalidateWallet` on it. */
   balanceCache?: BalanceCache;
+  /** Live orders one cancel-by-filter or cancel-all request ends at most (default CANCEL_PAGE). */
+  cancelPage?: number;
 }
 
 export interface OrderContext {
@@ -46,6 +49,7 @@ export interface OrderContext {
   clock: () => Date;
   logger?: Logger;
   chainIds: number[];
+  cancelPage: number;
   /** Resolves once the unique indexes exist (the order-hash index is correctness, not speed). */
   ready(): Promise<void>;
 }
@@ -87,5 +91,6 @@ export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): Ord
     clock,
     logger: deps.logger,
     chainIds: deps.chainIds ?? [56],
+    cancelPage: deps.cancelPage ?? CANCEL_PAGE,
   };
 }

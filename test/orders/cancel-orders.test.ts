@@ -82,6 +82,13 @@ describe('cancels', () => {
     expect(await orders().countDocuments({ wallet: bob.address.toLowerCase(), status: 'OPEN' })).toBeGreaterThan(0);
   });
 
+  test('when cancelling all or by filter, then the answer says has_more: false once nothing live is left', async () => {
+    await placeOne(alice, m1);
+    const res = await cancel(alice.address, { all: true });
+    expect(res.body).toMatchObject({ has_more: false });
+    expect((await cancel(alice.address, { filter: { chain_id: 56 } })).body).toEqual({ cancelled: [], not_cancelled: [], has_more: false });
+  });
+
   test('when one market\'s matcher fails, then the other markets\' cancels are answered and its orders say SERVICE_DEGRADED; when every one fails, then 503', async () => {
     const inM1 = await placeOne(alice, m1);
     const inM2 = await placeOne(alice, m2);
@@ -162,5 +169,37 @@ describe('cancels', () => {
       const e = await onchain(alice.address, 'not-a-hash');
       expect([e.status, e.body.code]).toEqual([422, 'VALIDATION_ERROR']);
     });
+  });
+});
+
+describe('cancels in pages', () => {
+  const database = useTestDatabase('orders_cancel_pages');
+  let h: OrderHarness;
+  let m1: MarketRecord;
+  let m2: MarketRecord;
+  const carol = ACCOUNTS[3];
+  beforeAll(async () => {
+    h = await startOrderHarness(database.db, { cancelPage: 2 });
+    m1 = await insertMarket(database.db());
+    m2 = await insertMarket(database.db());
+    h.chain.fund(carol.address, 10_000n * ONE);
+  });
+  afterAll(async () => h.close());
+
+  test('when a wallet has more live orders than one request ends, then each cancel-all ends one page and says has_more until none is left', async () => {
+    const items = [m1, m1, m2, m1, m2].map((m, i) => signedItem(carol, m, { size: '1', salt: BigInt(1000 + i) }));
+    const placed = await place(h, carol.address, items);
+    expect(placed.body.results.map((r: { status: string }) => r.status)).toEqual(['OPEN', 'OPEN', 'OPEN', 'OPEN', 'OPEN']);
+    const pages: { cancelled: string[]; has_more: boolean }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await call(`${h.url}/v1/orders/cancel`, { method: 'POST', headers: asWallet(carol.address), body: { all: true } });
+      expect(res.status).toBe(200);
+      pages.push(res.body);
+      if (!res.body.has_more) break;
+    }
+    expect(pages.map((p) => [p.cancelled.length, p.has_more])).toEqual([[2, true], [2, true], [1, false]]);
+    expect(pages.flatMap((p) => p.cancelled).sort()).toEqual(items.map((i) => i.hash).sort());
+    expect(Math.max(...h.matcher.cancels.map((c) => c.hashes.length))).toBeLessThanOrEqual(2);
+    expect(await createOrderModel(database.db()).countDocuments({ wallet: carol.address.toLowerCase(), status: 'OPEN' })).toBe(0);
   });
 });

@@ -283,7 +283,7 @@ export function readOnlyKey(address: string): Record<string, string> {
 
 export async function startOrderHarness(
   db: () => Connection,
-  options: { balanceTtlMs?: number; matcher?: MarketMatcher; chainPort?: OrderChainPort } = {},
+  options: { balanceTtlMs?: number; matcher?: MarketMatcher; chainPort?: OrderChainPort; cancelPage?: number } = {},
 ): Promise<OrderHarness> {
   const chain = new FakeChain();
   const matcher = new FakeMatcher(db);
@@ -311,6 +311,7 @@ export async function startOrderHarness(
     requireL2: (permission) => guards.requireL2(permission),
     clock: () => clock.now ?? new Date(),
     balanceTtlMs: options.balanceTtlMs ?? 0,
+    cancelPage: options.cancelPage,
   });
   const app = createApp({ logger: createLogger({ level: 'silent' }), readiness: [], v1Routers: orders.routers });
   const server: Server = createServer(app);

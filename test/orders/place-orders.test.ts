@@ -1,6 +1,7 @@
 import { hashOrder } from '../../src/signing';
 import { createOrderModel } from '../../src/orders/models';
 import { collateralAsset } from '../../src/orders/reservations';
+import { MAX_EXPIRATION_AHEAD_S } from '../../src/orders/check-order';
 import { HANDOFF_MARKERS } from '../../src/matching/handoff-markers';
 import { useTestDatabase } from '../helpers/test-database';
 import {
@@ -143,6 +144,18 @@ describe('POST /v1/orders', () => {
     expect(codeOf(res, 0)).toBe('ORDER_EXPIRED');
     expect(res.body.results[1].error).toMatchObject({ code: 'INVALID_ORDER', message: expect.stringMatching(/GTD/) });
     expect(res.body.results[2].status).toBe('OPEN');
+  });
+
+  test('when the expiration is more than 10 years ahead, then INVALID_ORDER inline and nothing is stored; 10 years exactly is accepted', async () => {
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const huge = signedItem(ALICE, market, { orderType: 'GTD', expiration: (1n << 64n) - 1n });
+    const past10y = signedItem(ALICE, market, { orderType: 'GTD', expiration: now + MAX_EXPIRATION_AHEAD_S + 60n });
+    const within = signedItem(ALICE, market, { orderType: 'GTD', expiration: now + MAX_EXPIRATION_AHEAD_S - 60n });
+    const res = await place(h, ALICE.address, [huge, past10y, within]);
+    for (const i of [0, 1]) expect(res.body.results[i].error).toMatchObject({ code: 'INVALID_ORDER', message: expect.stringMatching(/10 years/) });
+    expect(res.body.results[2].status).toBe('OPEN');
+    const orders = createOrderModel(database.db());
+    expect(await orders.countDocuments({ order_hash: { $in: [huge.hash, past10y.hash] } })).toBe(0);
   });
 
   test('when signed amounts drift from price x size, then INVALID_ORDER "Drifted signed amounts"', async () => {
