@@ -4,8 +4,9 @@
  * shortfall cancels the newest orders of the asset until the older ones are covered.
  */
 import { reserveOf } from '../src/engine/amounts';
+import type { StatusReason } from '../src/orders/status-reasons';
 
-export type VoidReason = 'ONCHAIN_CANCEL' | 'NONCE_BUMP' | 'BALANCE_CHANGED';
+export type VoidReason = Extract<StatusReason, 'ONCHAIN_CANCEL' | 'NONCE_BUMPED' | 'BALANCE_CHANGED'>;
 
 export interface OpenOrder {
   order_hash: string;
@@ -53,7 +54,7 @@ export function voidedOrders(orders: readonly OpenOrder[], backing: WalletBackin
   const standing: OpenOrder[] = [];
   for (const o of orders) {
     if (cancelledOnChain.has(o.order_hash)) voided.push({ order_hash: o.order_hash, market_key: o.market_key, reason: 'ONCHAIN_CANCEL' });
-    else if (backing.nonce !== undefined && BigInt(o.nonce) < backing.nonce) voided.push({ order_hash: o.order_hash, market_key: o.market_key, reason: 'NONCE_BUMP' });
+    else if (backing.nonce !== undefined && BigInt(o.nonce) < backing.nonce) voided.push({ order_hash: o.order_hash, market_key: o.market_key, reason: 'NONCE_BUMPED' });
     else standing.push(o);
   }
   if (!backing.fundsRead) return voided;

@@ -48,14 +48,14 @@ describe('which open orders the chain voided', () => {
     const stale = order({ minute: 1, nonce: '2' });
     const current = order({ minute: 2, nonce: '3' });
     const voided = voidedOrders([cancelled, stale, current], { collateral: 0n, tokens: {}, nonce: 3n, fundsRead: false }, new Set([cancelled.order_hash]));
-    expect(voided.map((v) => [v.order_hash, v.reason])).toEqual([[cancelled.order_hash, 'ONCHAIN_CANCEL'], [stale.order_hash, 'NONCE_BUMP']]);
+    expect(voided.map((v) => [v.order_hash, v.reason])).toEqual([[cancelled.order_hash, 'ONCHAIN_CANCEL'], [stale.order_hash, 'NONCE_BUMPED']]);
   });
 
   test('when an order was voided for its nonce, then it no longer counts against the backing', () => {
     const old = order({ minute: 0, nonce: '1' });
     const bumped = order({ minute: 1, nonce: '0' });
-    // The backing covers one order (5): the older one stands, the bumped one ends NONCE_BUMP only.
+    // The backing covers one order (5): the older one stands, the bumped one ends NONCE_BUMPED only.
     const voided = voidedOrders([old, bumped], { ...funds(5n * E18), nonce: 1n }, new Set());
-    expect(voided.map((v) => [v.order_hash, v.reason])).toEqual([[bumped.order_hash, 'NONCE_BUMP']]);
+    expect(voided.map((v) => [v.order_hash, v.reason])).toEqual([[bumped.order_hash, 'NONCE_BUMPED']]);
   });
 });

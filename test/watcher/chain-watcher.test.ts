@@ -27,7 +27,7 @@ describe('the chain watcher', () => {
 
   async function expectCancelled(hash: string, reason: string, minedAt: number): Promise<number> {
     const { order, seenAt } = await stack.until(hash, 'CANCELLED');
-    expect(order.cancel_reason).toBe(reason);
+    expect(order.status_reason).toBe(reason);
     expect(order.remaining_units).not.toBe('0');
     return seenAt - minedAt;
   }
@@ -35,7 +35,7 @@ describe('the chain watcher', () => {
   async function expectResting(hashes: string[]): Promise<void> {
     for (const hash of hashes) {
       const o = await stack.order(hash);
-      expect([o?.status, o?.cancel_reason ?? null]).toEqual(['OPEN', null]);
+      expect([o?.status, o?.status_reason ?? null]).toEqual(['OPEN', null]);
     }
   }
 
@@ -66,7 +66,10 @@ describe('the chain watcher', () => {
     }, 10_000);
     expect(await bids(market)).toEqual([{ price: '0.5', remainingSize: '10' }, { price: '0.45', remainingSize: '10' }]);
     const read = await stack.call('GET', `/v1/orders/${newest.hash}`, { jwt: attacker.jwt });
-    expect(read.body).toMatchObject({ status: 'CANCELLED' });
+    expect(read.body).toMatchObject({ status: 'CANCELLED', status_reason: 'BALANCE_CHANGED' });
+    // The owner was told once per cancelled order, with the reason; the covered order was not.
+    const told = stack.userOrderEvents(attacker.address).filter((o) => o.status === 'CANCELLED');
+    expect(told.map((o) => [o.order_hash, o.status_reason]).sort()).toEqual([[middle.hash, 'BALANCE_CHANGED'], [newest.hash, 'BALANCE_CHANGED']].sort());
   });
 
   test('when a maker moves its collateral away, then all its open BUYs end CANCELLED (BALANCE_CHANGED) within 5 s and honest orders rest on', async () => {
@@ -111,13 +114,13 @@ describe('the chain watcher', () => {
     await expectResting([older.hash, honest.hash]);
   });
 
-  test('when a maker bumps its nonce on the exchange, then all its orders of the old nonce end CANCELLED (NONCE_BUMP) within 5 s, and an order of the new nonce rests', async () => {
+  test('when a maker bumps its nonce on the exchange, then all its orders of the old nonce end CANCELLED (NONCE_BUMPED) within 5 s, and an order of the new nonce rests', async () => {
     const { market, honest } = await marketWithHonestBuy();
     const attacker = await stack.newTrader(100n * E18);
     const a = await stack.place(attacker, market, { side: 'BUY', outcome: 1, price: '0.3', size: '10' });
     const b = await stack.place(attacker, market, { side: 'BUY', outcome: 0, price: '0.3', size: '10' });
     const minedAt = await stack.send(attacker, (w) => w.writeContract({ address: market.ctf_exchange_address, abi: exchangeAbi, functionName: 'incrementNonce' }));
-    const lags = [await expectCancelled(a.hash, 'NONCE_BUMP', minedAt), await expectCancelled(b.hash, 'NONCE_BUMP', minedAt)];
+    const lags = [await expectCancelled(a.hash, 'NONCE_BUMPED', minedAt), await expectCancelled(b.hash, 'NONCE_BUMPED', minedAt)];
     expect(Math.max(...lags)).toBeLessThan(WITHIN_MS);
     // The balance cache of order entry holds the old nonce for up to 2 s.
     await new Promise((r) => setTimeout(r, 2_500));

@@ -14,6 +14,7 @@ import { startApiServer, type RunningApi } from '../../src/api/server';
 import { startLocalChain, type ChainPort, type LocalChain } from '../../src/chain';
 import { loadConfig, type Config } from '../../src/config';
 import { freePort } from '../../src/embedded/free-port';
+import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
 import { createRealtimePublisher } from '../../src/gateway';
 import { createLogger } from '../../src/logging/logger';
 import { matchingCollections, type MatchingCollections, type StoredOrder } from '../../src/matching/collections';
@@ -84,11 +85,20 @@ export function useWatcherStack() {
   let bundle: WorkflowBundleWithSourceMap;
   let native: NativeConnection;
   let running: { stop: () => Promise<void> } | undefined;
+  /** Every event the workers published, in order. */
+  const published: RealtimeEvent[] = [];
 
   async function startWorker(): Promise<void> {
     const db = database.db();
+    const publisher = createRealtimePublisher({ db, logger });
+    const recording: RealtimePublisher = {
+      publish: (events) => {
+        published.push(...events);
+        return publisher.publish(events);
+      },
+    };
     const activities = createActivities({
-      db, logger, chain: createChainSettlement(() => port, config.CHAIN_CONFIRMATIONS), publisher: createRealtimePublisher({ db, logger }), chainPollMs: 200,
+      db, logger, chain: createChainSettlement(() => port, config.CHAIN_CONFIRMATIONS), publisher: recording, chainPollMs: 200,
       watchedChain: () => watchChainOf(port),
     });
     const worker = await Worker.create({ connection: native, taskQueue: config.TEMPORAL_TASK_QUEUE, workflowBundle: bundle, activities, shutdownGraceTime: '1s' });
@@ -211,6 +221,11 @@ export function useWatcherStack() {
     },
 
     order: (hash: string): Promise<StoredOrder | null> => collections().orders.findOne({ _id: hash.toLowerCase() }),
+
+    /** The `user` order events the worker published for the wallet, oldest first. */
+    userOrderEvents(wallet: string): Record<string, unknown>[] {
+      return published.flatMap((e) => (e.channel === 'user' && e.wallet === wallet.toLowerCase() && e.payload.type === 'order' ? [e.payload.order] : []));
+    },
 
     /** Sends a transaction from the trader and waits for its block; resolves the time it was mined (ms). */
     async send(trader: Trader, write: (wallet: Trader['wallet']) => Promise<Hex>): Promise<number> {
