@@ -93,7 +93,7 @@ async function remove(removal: Removal): Promise<void> {
       await market.signal(removeOrdersSignal, { hashes: removal.hashes.slice(i, i + HASHES_PER_SIGNAL), reason: removal.reason, at: Date.now() });
     }
   } catch (error) {
-    // No workflow for the market: no order of it was ever handed over, so none rests to remove.
+    // No workflow for the market yet: its first orders are still on their way to it (docs/chain-watcher.md, Limits).
     log.warn('market workflow not found for a removal', { market: removal.market, reason: removal.reason, orders: removal.hashes.length, error: String(error) });
   }
 }
