@@ -230,6 +230,34 @@ describe('the chain watcher', () => {
     }
   });
 
+  test('when its history passes the limit, then the watcher continues as new and the next run goes on from the cursor with the counters', async () => {
+    const workflowId = `chain-watcher-rollover-${Date.now()}`;
+    const handle = await stack.client.workflow.start('chainWatcherWorkflow', {
+      workflowId, taskQueue: stack.taskQueue(), args: [{ chainId: 56, pollMs: 100, windowMs: 300, historyLimit: 30 }],
+    });
+    try {
+      const runs = async () => {
+        const ids: string[] = [];
+        for await (const run of stack.client.workflow.list({ query: `WorkflowId="${workflowId}"` })) ids.push(run.runId);
+        return ids;
+      };
+      await eventually('a second run', async () => ((await runs()).length >= 3 ? true : undefined), 60_000, 250);
+      const current = stack.client.workflow.getHandle(workflowId);
+      const seen = await current.query<ChainWatcherView>('chainWatcher');
+      const history = await current.fetchHistory();
+      const started = history.events![0]!.workflowExecutionStartedEventAttributes!;
+      const input = JSON.parse(Buffer.from(started.input!.payloads![0]!.data!).toString('utf8')) as { cursor: { block: string } | null; totals: { scans: number } };
+      // The run started from the previous run's cursor and counts on from its totals.
+      expect(started.continuedExecutionRunId).toBeTruthy();
+      expect(input.cursor).not.toBeNull();
+      expect(input.totals.scans).toBeGreaterThan(0);
+      expect(seen.scans).toBeGreaterThanOrEqual(input.totals.scans);
+      expect(BigInt(seen.cursor!.block)).toBeGreaterThanOrEqual(BigInt(input.cursor!.block));
+    } finally {
+      await handle.terminate('test done');
+    }
+  });
+
   const view = (): Promise<ChainWatcherView> => stack.client.workflow.getHandle(stack.watcherId()).query<ChainWatcherView>('chainWatcher');
 
   /** Every order hash the watcher's runs (all of them) sent to a market for removal, once per signal. */

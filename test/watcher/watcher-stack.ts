@@ -182,6 +182,7 @@ export function useWatcherStack() {
     startWorker,
     stopWorker,
     watcherId: () => chainWatcherWorkflowId(56),
+    taskQueue: () => config.TEMPORAL_TASK_QUEUE,
 
     async createMarket(): Promise<MarketView> {
       const created = await call('POST', '/admin/markets', { admin: true, body: { question: `Watcher ${Math.random()}?`, end_date: '2030-01-01T00:00:00Z', fee_rate_bps: 100 } });
