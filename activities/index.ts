@@ -7,6 +7,7 @@ import { createStepPriority } from '../src/matching/step-priority';
 import { UNCONFIGURED_CHAIN, type SettlementChain } from '../src/settlement/settlement-chain';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
+import { createChainWatcherActivities, type WatchChain } from './chain-watcher.activities';
 import { timed } from '../src/logging/stage-timings';
 
 /** What activities may touch: they are the only place workflows reach Mongo, the chain or sockets. */
@@ -23,9 +24,15 @@ export interface ActivityDeps {
   chainPollMs?: number;
   /** How long a settlement send waits on for its confirmations before taking the MINED path, ms (default 3000). */
   confirmWaitMs?: number;
+  /** What the chain watcher reads (watchChainOf(chain port)); unset: its scans fail and it waits. */
+  watchedChain?: () => WatchChain;
   /** Longest wait of a settlement database command for this process's market steps, ms (0 or unset: none). */
   settlementYieldMs?: number;
 }
+
+const noWatchedChain = (): WatchChain => {
+  throw new Error('no chain configured for the chain watcher');
+};
 
 export const NO_PUBLISHER: RealtimePublisher = { publish: () => Promise.resolve() };
 
@@ -40,6 +47,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSettlementActivities({
       collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs, priority,
     }),
+    ...createChainWatcherActivities({ collections, logger: deps.logger, chain: deps.watchedChain ?? noWatchedChain }),
   });
 }
 

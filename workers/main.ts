@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { watchChainOf } from '../activities/chain-watcher.activities';
 import { loadConfig, ConfigError } from '../src/config';
 import { createLogger } from '../src/logging/logger';
 import { settlementTaskQueue } from '../src/matching/market-ids';
@@ -12,6 +13,7 @@ import { databaseFromConfig } from '../src/runtime/database-from-config';
 import { temporalAddressOf } from '../src/runtime/endpoints';
 import { createRealtimePublisher } from '../src/gateway';
 import { createChainSettlement } from '../src/settlement/chain-settlement';
+import { startChainWatcher } from '../src/temporal/chain-watcher.client';
 import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';
 import { createMarketMatcherClient } from '../src/temporal/market-matcher.client';
 import { workflowStackTraces } from '../src/temporal/workflow-stack-traces';
@@ -42,7 +44,10 @@ async function main(): Promise<void> {
   const publisher = createRealtimePublisher({ db, logger });
   // The sweeper's hand-offs: held by a market's workflow while it continues as new, like the API's.
   const matcher = createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE);
-  const activities = createActivities({ db, logger, chain, publisher, handoffs: matcher, settlementYieldMs: config.SETTLEMENT_YIELD_MS });
+  const watchedChain = watchChainOf(chainPort);
+  const activities = createActivities({
+    db, logger, chain, publisher, handoffs: matcher, settlementYieldMs: config.SETTLEMENT_YIELD_MS, watchedChain: () => watchedChain,
+  });
   // The bundle `npm run build` made, if it still matches the workflow files (src/temporal/workflow-bundle.ts).
   const code = workflowCodeFor(require.resolve('../workflows'), join(__dirname, '..', WORKFLOW_BUNDLE_FILE));
   // A built worker always has its bundle: bundling at start costs every restart ~2 s, so say why.
@@ -67,6 +72,8 @@ async function main(): Promise<void> {
     maxConcurrentActivityTaskExecutions: config.SETTLEMENT_ACTIVITY_SLOTS,
   });
   const sweeper = startHandoffSweeper({ collections, matcher, logger });
+  // The chain's watcher (docs/chain-watcher.md): started once, found running by every later start.
+  await startChainWatcher(client, config.TEMPORAL_TASK_QUEUE, { chainId: config.CHAIN_ID, reorgDepth: config.CHAIN_CONFIRMATIONS });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, workflowStackTraces: workflowStackTraces(), prebuiltWorkflowBundle: code.prebuilt }, 'worker running');
   try {

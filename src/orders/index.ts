@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { createOrderContext, type OrderContext, type OrderEntryDeps } from './context';
 import { fillsRoutes } from './fills.routes';
 import { startOrderMaintenance } from './maintenance';
-import { ordersRoutes, type OrdersRouteOptions } from './orders.routes';
+import { ordersRoutes } from './orders.routes';
 import { positionsRoutes } from './positions.routes';
 import { createOrderEventHook } from './realtime-hooks';
 import type { RealtimeEvent } from '../contracts/realtime-publisher';
@@ -19,11 +19,11 @@ export interface OrderRouters {
 }
 
 /** Order entry and private reads: POST/GET /v1/orders*, GET /v1/fills, GET /v1/positions. */
-export function createOrderRouters(deps: OrderEntryDeps & OrdersRouteOptions): OrderRouters {
+export function createOrderRouters(deps: OrderEntryDeps): OrderRouters {
   const context = createOrderContext(deps);
   return {
     routers: [
-      ordersRoutes(context, deps.requireL2, { onCancelOnchainRequested: deps.onCancelOnchainRequested }),
+      ordersRoutes(context, deps.requireL2),
       fillsRoutes(context, deps.requireL2),
       positionsRoutes(context, deps.requireL2),
     ],

@@ -18,13 +18,8 @@ import { placeOrders } from './place-orders';
 import { getOrder, listOrders } from './read-orders';
 import { walletOf } from './request-wallet';
 
-export interface OrdersRouteOptions {
-  /** Called after cancel-onchain calldata is handed out, e.g. to watch the chain for that cancel. */
-  onCancelOnchainRequested?: (order: { order_hash: string; wallet: string; chain_id: number; condition_id: string }) => Promise<void>;
-}
-
 /** /v1/orders*: validate -> one use case -> present. */
-export function ordersRoutes(ctx: OrderContext, requireL2: OrderEntryDeps['requireL2'], options: OrdersRouteOptions = {}): Router {
+export function ordersRoutes(ctx: OrderContext, requireL2: OrderEntryDeps['requireL2']): Router {
   const router = Router();
 
   router.post('/orders', requireL2('trade'), async (req, res) => {
@@ -61,17 +56,8 @@ export function ordersRoutes(ctx: OrderContext, requireL2: OrderEntryDeps['requi
 
   router.post('/orders/:order_hash/cancel-onchain', requireL2('trade'), async (req, res) => {
     const { order_hash } = validateOrThrow(validateOrderHashParam, req.params, 'path');
-    const wallet = walletOf(req);
-    const calldata = await cancelOnchainCalldata(ctx, wallet, order_hash);
-    if (options.onCancelOnchainRequested) {
-      const order = await ctx.models.orders.findById(order_hash.toLowerCase(), { order_hash: 1, wallet: 1, chain_id: 1, condition_id: 1 }).lean();
-      if (order) {
-        await options.onCancelOnchainRequested({ order_hash: order.order_hash, wallet: order.wallet, chain_id: order.chain_id, condition_id: order.condition_id }).catch((error: unknown) => {
-          ctx.logger?.warn({ err: error, order_hash }, 'could not start the on-chain cancel watch');
-        });
-      }
-    }
-    res.json(calldata);
+    // The chain watcher (workflows/chain-watcher.workflow.ts) sees the cancel once it is mined.
+    res.json(await cancelOnchainCalldata(ctx, walletOf(req), order_hash));
   });
 
   return router;

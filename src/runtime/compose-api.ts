@@ -15,7 +15,6 @@ import { pingTemporal, TemporalHandle } from '../temporal/connect';
 import { createMarketMatcherClient } from '../temporal/market-matcher.client';
 import { createWorkflowMarketStatusChanger } from '../temporal/market-status-changer';
 import { createMarketModel, type MarketRecord } from '../db/models';
-import { startOnchainCancelWatch } from '../temporal/onchain-cancel.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
@@ -70,7 +69,6 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     requireL2: (permission) => modules.guards.requireL2(permission),
     logger,
     chainIds: [config.CHAIN_ID],
-    onCancelOnchainRequested: (order) => startOnchainCancelWatch(temporal.client, config.TEMPORAL_TASK_QUEUE, order),
   });
   const stopOrderMaintenance = orders.startMaintenance();
   return {

@@ -1,6 +1,7 @@
 /**
- * Starts the watch of an order whose owner asked for cancel-onchain calldata
- * (`onchain-cancel-{order_hash}`). Idempotent: a watch already running for the order is kept.
+ * Starts the per-order watch (`onchain-cancel-{order_hash}`). The service no longer starts it (the
+ * chain watcher covers every open order); its workflow stays registered so watches started before
+ * finish (an hour at most), and its tests start it here. Idempotent.
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey } from '@temporalio/common';

@@ -63,6 +63,8 @@ describe('npm start (the whole service on embedded defaults)', () => {
     await mongo.close();
     const temporal = await connectTemporal(`${host}:${ports.temporal}`, 'default');
     await temporal.client.workflow.start('parkedWorkflow', { taskQueue: 'nobody-polls-this', workflowId: 'persistence-probe' });
+    // The worker started the chain's watcher (docs/chain-watcher.md).
+    expect((await temporal.client.workflow.getHandle('chain-watcher-56').describe()).status.name).toBe('RUNNING');
     await temporal.close();
     // ... and a wallet funded on the embedded chain.
     const deployment = JSON.parse(readFileSync(join(env.DATA_DIR!, 'chain', 'deployment.json'), 'utf8')) as { addresses: ChainAddresses };
