@@ -49,8 +49,13 @@ class Generator {
 }
 
 const quantile = (samples: number[], q: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * q))];
-const p99 = (samples: number[]) => quantile(samples, 0.99);
 const median = (samples: number[]) => quantile(samples, 0.5);
+/**
+ * p99 per window, then the median over the windows: a few ms of another process's burst on this
+ * shared machine lands in one window and moves the p99 of the pooled samples (~50 per window,
+ * so p99 is the slowest one) far more than the flood's steady cost does.
+ */
+const robustP99 = (windows: number[][]) => median(windows.map((w) => quantile(w, 0.99)));
 /**
  * Idle p99 below this is scheduler noise on a shared machine (another process taking the core
  * for a few ms), not the API: twice a 2 ms p99 is not a meaningful bound.
@@ -90,7 +95,7 @@ describe('realtime gateway: floods from one address', () => {
 
   /**
    * A well-behaved client on its own market, a writer stepping that book 20 times a second, and
-   * REST sampled in alternating windows: flood paused (idle) and flood running, four of each, so
+   * REST sampled in alternating windows: flood paused (idle) and flood running, five of each, so
    * that what other processes on the machine do meanwhile weighs on both alike.
    */
   async function underFlood(start: (market: string) => Record<string, unknown>, nice = 0) {
@@ -125,15 +130,15 @@ describe('realtime gateway: floods from one address', () => {
       generator.send({ type: 'start', url: server.api.url, ...start(busy) });
       await sleep(2_000); // the flood ramps up
       const seqBefore = book.seq;
-      const idle: number[] = [];
-      const loaded: number[] = [];
-      for (let i = 0; i < 4; i += 1) {
+      const idle: number[][] = [];
+      const loaded: number[][] = [];
+      for (let i = 0; i < 5; i += 1) {
         generator.send({ type: 'pause' });
         await sleep(300);
-        idle.push(...(await restLatencies(busy, 2_000)));
+        idle.push(await restLatencies(busy, 2_000));
         generator.send({ type: 'resume' });
         await sleep(300);
-        loaded.push(...(await restLatencies(busy, 2_000)));
+        loaded.push(await restLatencies(busy, 2_000));
       }
       const counts = await generator.stop();
       const floodMs = Date.now() - floodStarted;
@@ -142,8 +147,8 @@ describe('realtime gateway: floods from one address', () => {
       await writes;
       await eventually(() => book.seq === writer.seq, 10_000, 'the good client caught up');
       const result = {
-        counts, floodMs, idle: p99(idle), loaded: p99(loaded), idleMedian: median(idle), loadedMedian: median(loaded),
-        idleSamples: idle.length, loadedSamples: loaded.length, peakConnections, peakHeapMb: Math.round(peakHeap / 2 ** 20), deltasDuringFlood,
+        counts, floodMs, idle: robustP99(idle), loaded: robustP99(loaded), idleMedian: median(idle.flat()), loadedMedian: median(loaded.flat()),
+        idleSamples: idle.flat().length, loadedSamples: loaded.flat().length, peakConnections, peakHeapMb: Math.round(peakHeap / 2 ** 20), deltasDuringFlood,
       };
       if (process.env.GATEWAY_FLOOD_LOG) process.stderr.write(`${JSON.stringify(result)}\n`);
       expect(book.faults).toEqual([]);
@@ -167,6 +172,7 @@ describe('realtime gateway: floods from one address', () => {
     expect(result.peakConnections).toBeLessThanOrEqual(DEFAULT_GATEWAY_LIMITS.maxConnectionsPerAddress);
     expect(result.deltasDuringFlood).toBeGreaterThan(50);
     expect(result.loaded).toBeLessThanOrEqual(2 * Math.max(result.idle, IDLE_FLOOR_MS));
+    expect(result.loadedMedian).toBeLessThanOrEqual(2 * Math.max(result.idleMedian, IDLE_FLOOR_MS));
     // One store read for the flooded market, however many subscribes.
     expect(server.gateway.stats().seedReads).toBeLessThanOrEqual(3);
   }, 90_000);
@@ -184,5 +190,6 @@ describe('realtime gateway: floods from one address', () => {
     expect(result.peakConnections).toBeLessThanOrEqual(DEFAULT_GATEWAY_LIMITS.maxConnectionsPerAddress);
     expect(result.deltasDuringFlood).toBeGreaterThan(50);
     expect(result.loaded).toBeLessThanOrEqual(2 * Math.max(result.idle, IDLE_FLOOR_MS));
+    expect(result.loadedMedian).toBeLessThanOrEqual(2 * Math.max(result.idleMedian, IDLE_FLOOR_MS));
   }, 90_000);
 });
