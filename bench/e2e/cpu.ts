@@ -48,14 +48,18 @@ function readProcesses(): Map<number, { ppid: number; seconds: number; cmdline: 
  * or null where /proc cannot say (not Linux, or no such process).
  */
 export function executableOf(rootPid: number, role: string): string | null {
-  for (const [pid, p] of sampleTree(rootPid) ?? []) {
-    if (p.role !== role) continue;
-    try {
-      return readlinkSync(`/proc/${pid}/exe`);
-    } catch {
-      return null;
-    }
+  const pid = pidOf(rootPid, role);
+  if (pid === null) return null;
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
   }
+}
+
+/** The pid of the first process with `role` in the tree under `rootPid`, or null. */
+export function pidOf(rootPid: number, role: string): number | null {
+  for (const [pid, p] of sampleTree(rootPid) ?? []) if (p.role === role) return pid;
   return null;
 }
 

@@ -37,6 +37,13 @@ const sqliteSync: Parser<'normal' | 'full'> = (raw) => {
   if (raw !== 'normal' && raw !== 'full') throw new Error('must be normal or full');
   return raw;
 };
+
+/** A percentage 1..99. */
+const percent: Parser<number> = (raw) => {
+  const n = positiveInt(raw);
+  if (n > 99) throw new Error('must be a percentage 1..99');
+  return n;
+};
 /** `lts`, `current`, or an absolute path to a Node binary (SERVICE_NODE). */
 const nodeBinary: Parser<string> = (raw) => {
   if (raw !== 'lts' && raw !== 'current' && !raw.startsWith('/')) throw new Error('must be lts, current or an absolute path to a node binary');
@@ -167,6 +174,16 @@ export const ENV_SPEC = {
   CHAIN_CONFIRMATIONS: { parse: nonNegativeInt, default: 1, description: 'Confirmations before a settlement is CONFIRMED' },
   REALTIME_PUSH_PORT: { parse: port, default: 0, description: 'Internal port where workers push realtime events to this API process (0: any free port)' },
   REALTIME_PUSH_URL: { parse: url, description: 'URL workers use to reach this API process\'s push port, when its listen address is not reachable as is (containers)' },
+  WS_MAX_CONNECTIONS_PER_ADDRESS: { parse: positiveInt, default: 100, description: 'Realtime connections one client address may hold per API process; more handshakes are refused RATE_LIMITED (docs/realtime.md)' },
+  WS_HANDSHAKES_PER_SECOND: { parse: positiveInt, default: 20, description: 'Realtime handshakes one client address may make per second per API process, on average; beyond, refused RATE_LIMITED' },
+  WS_HANDSHAKE_BURST: { parse: positiveInt, default: 40, description: 'Realtime handshakes one client address may make at once (the handshake token bucket\'s size)' },
+  WS_MESSAGES_PER_SECOND: { parse: positiveInt, default: 20, description: 'subscribe/unsubscribe messages one realtime connection may send per second on average; beyond, RATE_LIMITED and the connection is closed' },
+  WS_MESSAGE_BURST: { parse: positiveInt, default: 50, description: 'subscribe/unsubscribe messages one realtime connection may send at once' },
+  WS_MEMORY_SHED_PERCENT: {
+    parse: percent,
+    default: 80,
+    description: 'Share of the API process\'s heap limit in use above which it refuses realtime handshakes and closes its newest connections until back under',
+  },
   LOCAL_DEV_CHAIN: {
     parse: bool,
     default: false,

@@ -1,31 +1,36 @@
 import type { Socket } from 'socket.io';
-import type { DeliveredEvent } from '../contracts/realtime-publisher';
 import type { Logger } from '../logging/logger';
-import type { BookSnapshotReader } from './book-snapshot';
 import type { GatewayLimits } from './limits';
-import type { MarketRef } from './market-directory';
+import type { MarketFeed } from './market-feed';
+import { SharedMessage } from './shared-message';
+import { TokenBucket } from './token-bucket';
 
-type BookDelta = Extract<DeliveredEvent, { channel: 'book' }>['payload'];
-
-/** One book subscription: a snapshot, then deltas with seq exactly one above the last sent. */
+/**
+ * One book subscription: a copy of its market feed's book, then the feed's deltas with seq
+ * exactly one above the last sent. waiting: no snapshot sent yet (the feed is seeding); live:
+ * deltas flow; stale: deltas dropped until the socket drains, then a fresh copy.
+ */
 interface BookSubscription {
   channel: 'book';
-  market: MarketRef;
-  decimals: number;
-  /** loading: snapshot being read, deltas held; live: deltas flow; stale: deltas dropped until drain. */
-  state: 'loading' | 'live' | 'stale';
+  feed: MarketFeed;
+  state: 'waiting' | 'live' | 'stale';
   seq: number;
-  pending: BookDelta[];
-  lastResyncAt: number;
+  lastSnapshotAt: number;
   resyncTimer?: NodeJS.Timeout;
 }
 
-interface PlainSubscription {
-  channel: 'ticker' | 'trades' | 'user';
-  market?: MarketRef;
+/** A ticker subscription gets the feed's latest ticker once (`primed`), then every published one. */
+interface TickerSubscription {
+  channel: 'ticker';
+  feed: MarketFeed;
+  primed: boolean;
 }
 
-export type Subscription = BookSubscription | PlainSubscription;
+interface PlainSubscription {
+  channel: 'trades' | 'user';
+}
+
+export type Subscription = BookSubscription | TickerSubscription | PlainSubscription;
 
 /** Why the gateway itself closes a connection, sent as `gateway_error` before it goes. */
 export const SLOW_CONSUMER = 'SLOW_CONSUMER';
@@ -36,33 +41,27 @@ export const SLOW_CONSUMER = 'SLOW_CONSUMER';
  */
 export class ConnectionSession {
   readonly subscriptions = new Map<string, Subscription>();
+  readonly openedAt = Date.now();
   private closed = false;
   private staleWork = false;
   /** `buffered()` at this tick's first send (undefined between bursts). */
   private burstBase: number | undefined;
-  private readonly pendingTickers = new Map<string, Record<string, unknown>>();
-  private tokens: number;
-  private tokensAt = Date.now();
+  private readonly pendingTickers = new Map<string, SharedMessage>();
+  private readonly messages: TokenBucket;
 
   constructor(
     readonly socket: Socket,
     readonly wallet: string | null,
-    private readonly books: BookSnapshotReader,
     private readonly limits: GatewayLimits,
     private readonly logger: Logger,
   ) {
     socket.conn.on('drain', () => this.onDrain());
-    this.tokens = limits.messageBurst;
+    this.messages = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
   }
 
   /** Token bucket over the client's messages: false when it sends faster than the limits allow. */
   takeMessageToken(): boolean {
-    const now = Date.now();
-    this.tokens = Math.min(this.limits.messageBurst, this.tokens + ((now - this.tokensAt) / 1000) * this.limits.messagesPerSecond);
-    this.tokensAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
+    return this.messages.take();
   }
 
   /** The WebSocket under the transport, if any (engine.io marks itself closed before it is). */
@@ -106,89 +105,57 @@ export class ConnectionSession {
     return (this.socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length;
   }
 
-  addBook(key: string, market: MarketRef, decimals: number): void {
+  /** Holds a book subscription on `feed`; `startBook` (after the ack) sends its first copy. */
+  addBook(key: string, feed: MarketFeed): void {
     const existing = this.subscriptions.get(key);
     if (existing?.channel === 'book') {
       // Subscribing again is how a client asks for a fresh snapshot.
-      this.resync(existing, true);
+      existing.state = 'waiting';
       return;
     }
-    const sub: BookSubscription = { channel: 'book', market, decimals, state: 'loading', seq: 0, pending: [], lastResyncAt: 0 };
-    this.subscriptions.set(key, sub);
-    this.resync(sub, true);
+    this.subscriptions.set(key, { channel: 'book', feed, state: 'waiting', seq: 0, lastSnapshotAt: 0 });
+  }
+
+  addTicker(key: string, feed: MarketFeed): void {
+    if (!this.subscriptions.has(key)) this.subscriptions.set(key, { channel: 'ticker', feed, primed: false });
   }
 
   addPlain(key: string, sub: PlainSubscription): void {
     if (!this.subscriptions.has(key)) this.subscriptions.set(key, sub);
   }
 
-  remove(key: string): void {
-    const sub = this.subscriptions.get(key);
-    if (sub?.channel === 'book' && sub.resyncTimer) clearTimeout(sub.resyncTimer);
-    this.subscriptions.delete(key);
-    this.pendingTickers.delete(key);
-  }
-
-  /** Delivers one published event routed to this session under subscription `key`. */
-  deliver(key: string, event: DeliveredEvent): void {
+  /** Sends what a new subscription starts with (a book copy, the latest ticker) if its feed has it. */
+  start(key: string): void {
     const sub = this.subscriptions.get(key);
     if (!sub || this.closed) return;
-    switch (event.channel) {
-      case 'book':
-        if (sub.channel === 'book') this.onDelta(sub, event.payload);
-        return;
-      case 'ticker':
-        if (this.buffered() >= this.limits.softBufferedPackets) {
-          this.pendingTickers.set(key, event.payload);
-          this.staleWork = true;
-        } else {
-          this.send('ticker', event.payload);
-        }
-        return;
-      case 'trades':
-        this.send('trades', event.payload);
-        return;
-      case 'user':
-        this.send('user', event.payload);
-        return;
-    }
+    if (sub.channel === 'book' && sub.state === 'waiting') this.sendCopy(sub);
+    if (sub.channel === 'ticker') this.primeTicker(sub);
   }
 
-  /**
-   * Emits unless the socket's buffer was past the hard limit when this burst of sends began, in
-   * which case the socket is cut. A push is dispatched in one synchronous loop, and after its first
-   * packet the transport takes no more until its write callback runs: every event of the push
-   * queues, however fast the client reads. Measured per send, a push of more than the limit for
-   * one wallet (a market maker's orders cancelled at a market's close) cut a healthy connection.
-   * Measured at the burst's start, a slow reader is still cut, with its queue at most one push
-   * (2,000 events) past the limit.
-   */
-  send(name: string, payload: unknown): boolean {
-    if (this.closed) return false;
-    if (this.bufferedBeforeBurst() >= this.limits.maxBufferedPackets) {
-      this.kill(SLOW_CONSUMER, `More than ${this.limits.maxBufferedPackets} messages queued: the connection reads too slowly`);
-      return false;
-    }
-    this.socket.emit(name, payload);
-    return true;
+  /** Its market feed was (re-)seeded: a subscription not at the feed's seq gets a fresh copy. */
+  feedReady(key: string): void {
+    const sub = this.subscriptions.get(key);
+    if (!sub || this.closed) return;
+    if (sub.channel === 'book' && (sub.state === 'waiting' || (sub.state === 'live' && sub.seq !== sub.feed.seq))) this.sendCopy(sub);
+    if (sub.channel === 'ticker') this.primeTicker(sub);
   }
 
-  /** Forgets every subscription (after the gateway has unrouted them) and stops all writes. */
-  close(): void {
-    this.closed = true;
-    for (const key of [...this.subscriptions.keys()]) this.remove(key);
+  /** Forgets one subscription; returns it so its feed can be released. */
+  remove(key: string): Subscription | undefined {
+    const sub = this.subscriptions.get(key);
+    if (sub?.channel === 'book') clearTimeout(sub.resyncTimer);
+    this.subscriptions.delete(key);
+    this.pendingTickers.delete(key);
+    return sub;
   }
 
-  private onDelta(sub: BookSubscription, delta: BookDelta): void {
-    if (sub.state === 'loading') {
-      // Past the cap the later deltas are dropped; the gap they leave triggers another snapshot.
-      if (sub.pending.length < this.limits.maxPendingDeltas) sub.pending.push(delta);
-      return;
-    }
-    if (sub.state === 'stale' || delta.seq <= sub.seq) return;
-    if (delta.seq !== sub.seq + 1) {
-      this.logger.debug({ market: sub.market, have: sub.seq, got: delta.seq }, 'book gap: resnapshot');
-      this.resync(sub, false);
+  /** Delivers one book delta the feed accepted (seq follows the feed's book). */
+  deliverDelta(key: string, seq: number, message: SharedMessage): void {
+    const sub = this.subscriptions.get(key);
+    if (sub?.channel !== 'book' || this.closed || sub.state !== 'live' || seq <= sub.seq) return;
+    if (seq !== sub.seq + 1) {
+      // The feed holds this delta already: a copy of it closes this socket's gap.
+      this.sendCopy(sub);
       return;
     }
     if (this.buffered() >= this.limits.softBufferedPackets) {
@@ -196,66 +163,98 @@ export class ConnectionSession {
       this.staleWork = true;
       return;
     }
-    if (this.send('book', { type: 'delta', condition_id: sub.market.condition_id, chain_id: sub.market.chain_id, seq: delta.seq, changes: delta.changes })) {
-      sub.seq = delta.seq;
+    if (this.send(message)) sub.seq = seq;
+  }
+
+  /** Delivers one ticker, trade or user event routed to this session under `key`. */
+  deliver(key: string, message: SharedMessage): void {
+    const sub = this.subscriptions.get(key);
+    if (!sub || this.closed) return;
+    if (sub.channel === 'ticker') {
+      sub.primed = true;
+      if (this.buffered() >= this.limits.softBufferedPackets) {
+        this.pendingTickers.set(key, message);
+        this.staleWork = true;
+        return;
+      }
     }
+    this.send(message);
   }
 
-  /** Reads a fresh snapshot, sends it, then the held deltas newer than it. */
-  private resync(sub: BookSubscription, immediate: boolean): void {
-    if (sub.resyncTimer) return;
-    sub.state = 'loading';
-    const wait = immediate ? 0 : Math.max(0, sub.lastResyncAt + this.limits.minResyncIntervalMs - Date.now());
-    sub.resyncTimer = setTimeout(() => {
-      sub.resyncTimer = undefined;
-      sub.lastResyncAt = Date.now();
-      sub.pending = [];
-      this.books
-        .read(sub.market, sub.decimals)
-        .then((snapshot) => {
-          if (this.closed || sub.resyncTimer || !this.isCurrent(sub)) return;
-          const sent = this.send('book', { type: 'snapshot', condition_id: sub.market.condition_id, chain_id: sub.market.chain_id, ...snapshot });
-          if (!sent) return;
-          sub.seq = snapshot.seq;
-          sub.state = 'live';
-          const held = sub.pending;
-          sub.pending = [];
-          for (const delta of held) this.onDelta(sub, delta);
-        })
-        .catch((error: unknown) => {
-          this.logger.error({ err: error, market: sub.market }, 'book snapshot read failed; retrying');
-          if (!this.closed && this.isCurrent(sub)) this.resync(sub, false);
-        });
-    }, wait);
+  /**
+   * Writes unless the socket's buffer was past the hard limit when this burst of sends began, in
+   * which case the socket is cut. A push is dispatched in one synchronous loop, and after its first
+   * packet the transport takes no more until its write callback runs: every event of the push
+   * queues, however fast the client reads. Measured at the burst's start, a slow reader is still
+   * cut, with its queue at most one push (2,000 events) past the limit, and a healthy one is not
+   * cut by one large push for its wallet.
+   */
+  send(message: SharedMessage): boolean {
+    if (this.closed) return false;
+    if (this.bufferedBeforeBurst() >= this.limits.maxBufferedPackets) {
+      this.kill(SLOW_CONSUMER, `More than ${this.limits.maxBufferedPackets} messages queued: the connection reads too slowly`);
+      return false;
+    }
+    message.writeTo(this.socket);
+    return true;
   }
 
-  private isCurrent(sub: BookSubscription): boolean {
-    for (const value of this.subscriptions.values()) if (value === sub) return true;
-    return false;
+  /** Stops all writes; the gateway has already dropped the subscriptions. */
+  close(): void {
+    this.closed = true;
+    for (const key of [...this.subscriptions.keys()]) this.remove(key);
+  }
+
+  private primeTicker(sub: TickerSubscription): void {
+    if (sub.primed || !sub.feed.ticker) return;
+    sub.primed = true;
+    this.send(new SharedMessage('ticker', sub.feed.ticker));
+  }
+
+  /** Sends the feed's current book (a shared copy) and continues from its seq; waits while it seeds. */
+  private sendCopy(sub: BookSubscription): void {
+    clearTimeout(sub.resyncTimer);
+    sub.resyncTimer = undefined;
+    if (!sub.feed.isLive) {
+      sub.state = 'waiting';
+      return;
+    }
+    sub.lastSnapshotAt = Date.now();
+    if (!this.send(sub.feed.snapshotMessage())) return;
+    sub.seq = sub.feed.seq;
+    sub.state = 'live';
   }
 
   private onDrain(): void {
     if (!this.staleWork || this.closed || this.buffered() >= this.limits.softBufferedPackets) return;
     this.staleWork = false;
     for (const sub of this.subscriptions.values()) {
-      // Not immediate: a socket that keeps falling behind costs at most one snapshot read per minResyncIntervalMs.
-      if (sub.channel === 'book' && sub.state === 'stale') this.resync(sub, false);
+      if (sub.channel !== 'book' || sub.state !== 'stale' || sub.resyncTimer) continue;
+      // A socket that keeps falling behind gets at most one copy of a book per minResyncIntervalMs.
+      const wait = Math.max(0, sub.lastSnapshotAt + this.limits.minResyncIntervalMs - Date.now());
+      sub.resyncTimer = setTimeout(() => {
+        sub.resyncTimer = undefined;
+        if (sub.state === 'stale') this.sendCopy(sub);
+      }, wait);
     }
     const tickers = [...this.pendingTickers.values()];
     this.pendingTickers.clear();
-    for (const ticker of tickers) this.send('ticker', ticker);
+    for (const ticker of tickers) this.send(ticker);
   }
 
   /**
-   * Drops what is queued (it is what made the socket slow, or what its credentials may no longer
-   * read), says why in `gateway_error`, and disconnects.
+   * Drops what is queued (it is what made the socket slow, what its credentials may no longer
+   * read, or memory being shed) unless `keepQueued` (a client told why its message was refused),
+   * says why in `gateway_error`, and disconnects.
    */
-  kill(code: string, message: string): void {
+  kill(code: string, message: string, keepQueued = false): void {
     if (this.closed) return;
     this.logger.warn({ socket: this.socket.id, wallet: this.wallet, buffered: this.buffered(), code }, 'closing realtime connection');
-    const conn = this.socket.conn as unknown as { writeBuffer: unknown[]; packetsFn: unknown[] };
-    conn.writeBuffer = [];
-    conn.packetsFn = [];
+    if (!keepQueued) {
+      const conn = this.socket.conn as unknown as { writeBuffer: unknown[]; packetsFn: unknown[] };
+      conn.writeBuffer = [];
+      conn.packetsFn = [];
+    }
     this.socket.emit('gateway_error', { code, message });
     // Closed for writes now; the gateway's disconnect handler unroutes the subscriptions, then close().
     this.closed = true;

@@ -7,3 +7,5 @@ export type { GatewayLimits } from './limits';
 export type { WsTokenConsumer } from './ws-auth';
 export type { MarketDirectory, MarketRef } from './market-directory';
 export type { BookSnapshotReader, BookSnapshot, BookLevel } from './book-snapshot';
+export type { MarketStateReader } from './market-state-reader';
+export type { GatewayStats } from './gateway';

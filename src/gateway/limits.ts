@@ -13,15 +13,31 @@ export interface GatewayLimits {
    * cannot be replaced by a snapshot, so a consumer this slow is told SLOW_CONSUMER and dropped.
    */
   maxBufferedPackets: number;
-  /** Deltas held for one book subscription while its snapshot loads (default 1000). */
+  /** Deltas a market feed holds while its seed is read (default 1000); past it the gap re-seeds. */
   maxPendingDeltas: number;
-  /** Shortest time between two resnapshots of one book subscription (default 200 ms). */
+  /** Shortest time between two book copies to one stale subscription, and between two seeds of one market after gaps (default 200 ms). */
   minResyncIntervalMs: number;
+  /** First wait after a failed seed read of a market (default 100 ms), doubling per failure... */
+  seedBackoffMs: number;
+  /** ...up to this (default 5 s). */
+  maxSeedBackoffMs: number;
+  /** How long a market feed is kept after its last subscription ends (default 60 s). */
+  feedLingerMs: number;
+  /** Open connections one client address may hold (default 100); more handshakes are refused RATE_LIMITED. */
+  maxConnectionsPerAddress: number;
+  /** Handshakes one client address may make per second on average (default 20)... */
+  handshakesPerSecond: number;
+  /** ...and in a burst (default 40); beyond, refused RATE_LIMITED. */
+  handshakeBurst: number;
+  /** Share of the heap limit in use above which the newest connections are shed and handshakes refused (default 0.8). */
+  memoryShedFraction: number;
+  /** How often the heap is checked (default 500 ms). */
+  memoryCheckMs: number;
   /** After SLOW_CONSUMER, how long the goodbye may take before the transport is destroyed (default 5 s). */
   killGraceMs: number;
   /** subscribe/unsubscribe messages per second one connection may send on average (default 20)... */
   messagesPerSecond: number;
-  /** ...and in a burst (default 50); beyond, the ack is RATE_LIMITED. Each book subscribe reads a snapshot. */
+  /** ...and in a burst (default 50); beyond, the ack is RATE_LIMITED, then gateway_error RATE_LIMITED and the connection closes. */
   messageBurst: number;
   /** On shutdown, how long connections get to close cleanly before their transports are destroyed (default 1 s). */
   shutdownGraceMs: number;
@@ -35,6 +51,14 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = {
   maxBufferedPackets: 1024,
   maxPendingDeltas: 1000,
   minResyncIntervalMs: 200,
+  seedBackoffMs: 100,
+  maxSeedBackoffMs: 5_000,
+  feedLingerMs: 60_000,
+  maxConnectionsPerAddress: 100,
+  handshakesPerSecond: 20,
+  handshakeBurst: 40,
+  memoryShedFraction: 0.8,
+  memoryCheckMs: 500,
   killGraceMs: 5_000,
   messagesPerSecond: 20,
   messageBurst: 50,
@@ -49,4 +73,6 @@ export const GATEWAY_SOCKET_OPTIONS = {
   pingTimeout: 20_000,
   /** Client messages are tiny subscribe/unsubscribe objects. */
   maxHttpBufferSize: 16 * 1024,
+  /** A transport that has not joined the namespace (or was refused) within 10 s is closed. */
+  connectTimeout: 10_000,
 } as const;

@@ -29,7 +29,7 @@ export interface HandshakeError extends Error {
   data: { code: ErrorCode; message: string };
 }
 
-function handshakeError(code: ErrorCode, message?: string): HandshakeError {
+export function handshakeError(code: ErrorCode, message?: string): HandshakeError {
   const text = message ?? ERROR_TABLE[code].message;
   return Object.assign(new Error(text), { data: { code, message: text } });
 }

@@ -85,6 +85,14 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
         push: { host: config.HOST, port: config.REALTIME_PUSH_PORT, advertiseUrl: config.REALTIME_PUSH_URL },
         onEvent: createApiEventHook({ matcher, orders, logger }),
         keyStates: (keyIds) => modules.apiKeys.states(keyIds),
+        limits: {
+          maxConnectionsPerAddress: config.WS_MAX_CONNECTIONS_PER_ADDRESS,
+          handshakesPerSecond: config.WS_HANDSHAKES_PER_SECOND,
+          handshakeBurst: config.WS_HANDSHAKE_BURST,
+          messagesPerSecond: config.WS_MESSAGES_PER_SECOND,
+          messageBurst: config.WS_MESSAGE_BURST,
+          memoryShedFraction: config.WS_MEMORY_SHED_PERCENT / 100,
+        },
       }),
     readiness: [
       { name: 'mongodb', check: () => pingDatabase(db) },

@@ -3,7 +3,7 @@ import type { Socket as ClientSocket } from 'socket.io-client';
 import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
 import { useTestDatabase } from '../helpers/test-database';
 import {
-  BookWriter, CHAIN_ID, client, ClientBook, connected, eventually, GatewayServer, newPublisher, request, seedMarket, startGatewayServer,
+  BookWriter, CHAIN_ID, ClientBook, connected, eventually, GatewayServer, newPublisher, request, seedMarket, serversPerTest,
 } from './gateway-harness';
 
 /** The client's TCP socket: pausing it makes a consumer that stops reading, as a stalled app would. */
@@ -28,16 +28,9 @@ async function floodTrades(publisher: RealtimePublisher, condition_id: string, c
 describe('realtime gateway: slow consumers and heartbeats', () => {
   const { db } = useTestDatabase('gw_bp');
   let publisher: RealtimePublisher;
-  const servers: GatewayServer[] = [];
-  const sockets: ClientSocket[] = [];
-  const start = async (options: Parameters<typeof startGatewayServer>[1]) => {
-    const server = await startGatewayServer(db(), options);
-    servers.push(server);
-    return server;
-  };
+  const { start, attempt, cleanUp } = serversPerTest(db);
   const open = async (server: GatewayServer) => {
-    const socket = client(server.api);
-    sockets.push(socket);
+    const socket = attempt(server);
     await connected(socket);
     return socket;
   };
@@ -45,10 +38,7 @@ describe('realtime gateway: slow consumers and heartbeats', () => {
   beforeAll(() => {
     publisher = newPublisher(db());
   });
-  afterEach(async () => {
-    for (const s of sockets.splice(0)) s.disconnect();
-    for (const s of servers.splice(0)) await s.close();
-  });
+  afterEach(cleanUp);
 
   it('when a trades subscriber stops reading, then its queue stays bounded and it is cut with SLOW_CONSUMER', async () => {
     const server = await start({ limits: { softBufferedPackets: 8, maxBufferedPackets: 32, killGraceMs: 60_000 } });
@@ -125,16 +115,20 @@ describe('realtime gateway: slow consumers and heartbeats', () => {
     expect(socket.connected).toBe(true);
   });
 
-  it('when a client sends subscribe messages faster than allowed, then the excess is answered RATE_LIMITED', async () => {
+  it('when a client sends subscribe messages faster than allowed, then the excess is answered RATE_LIMITED and the connection is closed', async () => {
     const server = await start({ limits: { messageBurst: 5, messagesPerSecond: 1 } });
     const market = await seedMarket(db());
     const socket = await open(server);
-    const answers = await Promise.all(Array.from({ length: 7 }, () => request(socket, 'subscribe', { channel: 'ticker', condition_id: market })));
-    expect(answers.filter((a) => a.ok)).toHaveLength(5);
-    expect(answers.slice(5)).toEqual([
-      { ok: false, error: { code: 'RATE_LIMITED', message: expect.any(String) } },
-      { ok: false, error: { code: 'RATE_LIMITED', message: expect.any(String) } },
-    ]);
+    const goodbye: unknown[] = [];
+    let reason: string | undefined;
+    socket.on('gateway_error', (m: unknown) => goodbye.push(m));
+    socket.on('disconnect', (r: string) => (reason = r));
+    for (let i = 0; i < 5; i += 1) expect(await request(socket, 'subscribe', { channel: 'ticker', condition_id: market })).toEqual({ ok: true });
+    expect(await request(socket, 'subscribe', { channel: 'trades', condition_id: market })).toEqual({ ok: false, error: { code: 'RATE_LIMITED', message: expect.any(String) } });
+    await eventually(() => reason !== undefined, 5_000, 'disconnect');
+    expect(goodbye).toEqual([{ code: 'RATE_LIMITED', message: expect.any(String) }]);
+    expect(reason).toBe('io server disconnect');
+    await eventually(() => server.gateway.stats().connections === 0, 5_000, 'session gone');
   });
 
   it('when the API process shuts down while a client has stopped reading, then shutdown does not wait for that client', async () => {
@@ -143,7 +137,6 @@ describe('realtime gateway: slow consumers and heartbeats', () => {
     tcpOf(socket).pause();
     const started = Date.now();
     await server.close();
-    servers.splice(0);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 

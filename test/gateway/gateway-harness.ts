@@ -8,6 +8,7 @@ import { createBookLevelModel, createBookStateModel, createMarketModel, createWs
 import { attachGateway, createRealtimePublisher, Fanout, Gateway, GatewayDeps, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
 import { createLogger } from '../../src/logging/logger';
 import { formatCanonical } from '../../src/money';
+import type { Router } from 'express';
 import type { ServerOptions } from 'socket.io';
 
 
@@ -32,7 +33,15 @@ export interface GatewayServer {
 /** The real API server on port 0 with the real gateway, tokens checked by src/auth against `db`. */
 export async function startGatewayServer(
   db: Connection,
-  options: { limits?: GatewayDeps['limits']; socketOptions?: Partial<ServerOptions>; fanout?: Fanout; markets?: GatewayDeps['markets'] } = {},
+  options: {
+    limits?: GatewayDeps['limits'];
+    socketOptions?: Partial<ServerOptions>;
+    fanout?: Fanout;
+    markets?: GatewayDeps['markets'];
+    marketState?: GatewayDeps['marketState'];
+    heap?: GatewayDeps['heap'];
+    v1Routers?: Router[];
+  } = {},
 ): Promise<GatewayServer> {
   let gateway: Gateway | undefined;
   const api = await startApiServer({
@@ -40,6 +49,7 @@ export async function startGatewayServer(
     port: 0,
     logger,
     readiness: [],
+    v1Routers: options.v1Routers,
     socketOptions: { ...GATEWAY_SOCKET_OPTIONS, ...options.socketOptions },
     attachGateway: async (io) => {
       gateway = await attachGateway(io, {
@@ -49,12 +59,16 @@ export async function startGatewayServer(
         limits: options.limits,
         fanout: options.fanout,
         markets: options.markets,
+        marketState: options.marketState,
+        heap: options.heap,
         tailer: { pollIntervalMs: 10 },
       });
       return gateway;
     },
   });
-  return { api, gateway: gateway as Gateway, close: () => api.close() };
+  let closing: Promise<void> | undefined;
+  // Idempotent: a test may close its server itself before the file's clean-up does.
+  return { api, gateway: gateway as Gateway, close: () => (closing ??= api.close()) };
 }
 
 export async function seedMarket(db: Connection, condition_id = conditionId()): Promise<string> {
@@ -203,3 +217,29 @@ export class ClientBook {
 type Level = { price: string; remainingSize: string };
 
 export { issueWsToken };
+
+/**
+ * Servers and client sockets a test file opens, each started with its own options; `cleanUp`
+ * (afterEach) disconnects the sockets and closes the servers.
+ */
+export function serversPerTest(db: () => Connection) {
+  const servers: GatewayServer[] = [];
+  const sockets: ClientSocket[] = [];
+  return {
+    async start(options: Parameters<typeof startGatewayServer>[1]): Promise<GatewayServer> {
+      const server = await startGatewayServer(db(), options);
+      servers.push(server);
+      return server;
+    },
+    /** A client socket on `server`, not yet connected. */
+    attempt(server: GatewayServer, token?: string): ClientSocket {
+      const socket = client(server.api, token);
+      sockets.push(socket);
+      return socket;
+    },
+    async cleanUp(): Promise<void> {
+      for (const s of sockets.splice(0)) s.disconnect();
+      for (const s of servers.splice(0)) await s.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { Logger } from '../logging/logger';
+import { FeedTiming, MarketFeed } from './market-feed';
+import type { MarketRef } from './market-directory';
+import type { MarketStateReader } from './market-state-reader';
+
+export const feedKey = (market: MarketRef) => `${market.chain_id}:${market.condition_id}`;
+
+/**
+ * The markets this process serves, one feed each, created by the first subscription and kept
+ * `lingerMs` after the last one ends (a client that toggles its subscription costs no re-seed).
+ */
+export class MarketFeeds {
+  private readonly feeds = new Map<string, MarketFeed>();
+  private readonly lingering = new Map<string, NodeJS.Timeout>();
+  /** Seeds read from the store since start (for stats and tests: O(markets), not O(subscribes)). */
+  seedReads = 0;
+
+  constructor(
+    private readonly read: MarketStateReader,
+    private readonly timing: FeedTiming & { lingerMs: number },
+    private readonly onReady: (feed: MarketFeed) => void,
+    private readonly logger: Logger,
+  ) {}
+
+  get(market: MarketRef): MarketFeed | undefined {
+    return this.feeds.get(feedKey(market));
+  }
+
+  get size(): number {
+    return this.feeds.size;
+  }
+
+  /** The market's feed, created (and its seed started) if this process holds none. */
+  acquire(market: MarketRef, decimals: number): MarketFeed {
+    const key = feedKey(market);
+    clearTimeout(this.lingering.get(key));
+    this.lingering.delete(key);
+    let feed = this.feeds.get(key);
+    if (!feed) {
+      const read: MarketStateReader = (m, d) => {
+        this.seedReads += 1;
+        return this.read(m, d);
+      };
+      feed = new MarketFeed(market, decimals, read, this.timing, this.onReady, (f, error, retryInMs) =>
+        this.logger.warn({ err: error, market: f.market, retryInMs }, 'market feed seed read failed; backing off'));
+      this.feeds.set(key, feed);
+    }
+    feed.holders += 1;
+    return feed;
+  }
+
+  release(feed: MarketFeed): void {
+    feed.holders -= 1;
+    if (feed.holders > 0) return;
+    const key = feedKey(feed.market);
+    this.lingering.set(key, setTimeout(() => {
+      this.lingering.delete(key);
+      if (feed.holders > 0) return;
+      feed.close();
+      this.feeds.delete(key);
+    }, this.timing.lingerMs).unref());
+  }
+
+  close(): void {
+    for (const timer of this.lingering.values()) clearTimeout(timer);
+    this.lingering.clear();
+    for (const feed of this.feeds.values()) feed.close();
+    this.feeds.clear();
+  }
+}
