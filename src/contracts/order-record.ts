@@ -42,6 +42,8 @@ export interface OrderRecord {
   fee_rate_bps: number;
   signature_type: 0 | 1;
   signature: string;
+  /** The trader's own id for the order (unique among the wallet's live orders), null when none was given. */
+  client_order_id?: string | null;
   /** Collateral (BUY) or outcome tokens (SELL) this order still reserves, base units. */
   reserved_units: string;
   handoff: HandoffState;

@@ -4,6 +4,7 @@ import type { OrderRecord } from '../contracts/order-record';
 export function presentOrder(o: OrderRecord): Record<string, unknown> {
   return {
     order_hash: o.order_hash,
+    client_order_id: o.client_order_id ?? null,
     condition_id: o.condition_id,
     chain_id: o.chain_id,
     side: o.side,
@@ -26,6 +27,7 @@ export function presentOrder(o: OrderRecord): Record<string, unknown> {
 export function presentPlaced(o: OrderRecord): Record<string, unknown> {
   return {
     order_hash: o.order_hash,
+    client_order_id: o.client_order_id ?? null,
     condition_id: o.condition_id,
     chain_id: o.chain_id,
     status: o.status,

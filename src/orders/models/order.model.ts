@@ -40,6 +40,7 @@ const schema = new Schema<StoredOrderDocument>(
     fee_rate_bps: { type: Number, required: true },
     signature_type: { type: Number, required: true, enum: [0, 1] },
     signature: { type: String, required: true },
+    client_order_id: { type: String, default: null },
     reserved_units: { type: String, required: true },
     handoff: { type: String, required: true, enum: ['PENDING', 'ACCEPTED'] },
     applied_seq: { type: Number, required: true },
@@ -56,6 +57,8 @@ sameAsId(schema, 'order_hash');
 schema.index({ wallet: 1, created_at: -1, order_hash: -1 });
 // Cancel-by-filter/all and reservation repair read the wallet's live orders.
 schema.index({ wallet: 1, status: 1 });
+// GET /v1/orders?client_order_id= and cancel by client_order_ids.
+schema.index({ wallet: 1, client_order_id: 1 });
 // The matcher's recovery re-sends orders whose hand-off is still PENDING.
 schema.index({ market_key: 1, handoff: 1 });
 
