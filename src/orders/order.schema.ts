@@ -14,13 +14,13 @@ export const CONDITION_ID = { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } a
 export const ORDER_HASH = { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } as const;
 /** A trader's own name for an order (decisions section 11): not signed, unique among its live orders. */
 export const CLIENT_ORDER_ID = { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' } as const;
-export const ORDER_TYPES = ['LIMIT', 'MARKET', 'GTD'] as const;
+export const ORDER_TYPES = ['LIMIT', 'MARKET', 'GTD', 'FOK'] as const;
 
 export interface PlaceOrderItem {
   condition_id: string;
   chain_id: number;
   side: 'BUY' | 'SELL';
-  order_type: 'LIMIT' | 'MARKET' | 'GTD';
+  order_type: (typeof ORDER_TYPES)[number];
   outcome: 0 | 1;
   price: string;
   size: string;
@@ -36,6 +36,8 @@ export interface PlaceOrderItem {
   signature_type: 0 | 1;
   signature: string;
   client_order_id?: string;
+  /** LIMIT and GTD only: never take liquidity (decided by the market's matcher). */
+  post_only?: boolean;
 }
 
 export const placeOrderItemSchema = {
@@ -65,6 +67,7 @@ export const placeOrderItemSchema = {
     signature_type: { type: 'integer', enum: [0, 1] },
     signature: { type: 'string', pattern: '^0x([0-9a-fA-F]{2}){1,1024}$' },
     client_order_id: CLIENT_ORDER_ID,
+    post_only: { type: 'boolean' },
   },
 } as const;
 

@@ -280,6 +280,7 @@ function toRecord(c: Candidate, wallet: string, now: Date): OrderRecord {
     signature_type: item.signature_type,
     signature: item.signature.toLowerCase(),
     client_order_id: item.client_order_id ?? null,
+    post_only: item.post_only === true,
     reserved_units: c.needUnits.toString(),
     handoff: 'PENDING',
     applied_seq: 0,

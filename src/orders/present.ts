@@ -10,6 +10,7 @@ export function presentOrder(o: OrderRecord): Record<string, unknown> {
     side: o.side,
     outcome: o.outcome,
     order_type: o.order_type,
+    post_only: o.post_only === true,
     price: o.price,
     size: o.size,
     remaining_size: o.remaining_size,
