@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { balancesRoutes } from './balances.routes';
 import { createOrderContext, type OrderContext, type OrderEntryDeps } from './context';
 import { fillsRoutes } from './fills.routes';
 import { startOrderMaintenance } from './maintenance';
@@ -26,6 +27,7 @@ export function createOrderRouters(deps: OrderEntryDeps & OrdersRouteOptions): O
       ordersRoutes(context, deps.requireL2, { onCancelOnchainRequested: deps.onCancelOnchainRequested }),
       fillsRoutes(context, deps.requireL2),
       positionsRoutes(context, deps.requireL2),
+      balancesRoutes(context, deps.requireL2),
     ],
     context,
     startMaintenance: () => startOrderMaintenance(context),
