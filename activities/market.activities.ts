@@ -25,6 +25,7 @@ import {
 import { timed } from '../src/logging/stage-timings';
 import { NO_STEP_PRIORITY, type StepPriority } from '../src/matching/step-priority';
 import { presentFill, presentOrder, presentTicker, priceOfTicks } from '../src/matching/present';
+import { statusReasonFor } from '../src/orders/status-reasons';
 
 export interface MarketActivityDeps {
   collections: MatchingCollections;
@@ -285,9 +286,8 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       const reserved = m ? reservedUnitsOf(m, resting, unsettled).toString() : '0';
       const set: Partial<StoredOrder> = {
         status: o.status, remaining_units: o.remaining, remaining_size: shares(o.remaining), filled_units: o.filled,
-        applied_seq: o.seq, engine_arrival: o.arrival, reserved_units: reserved, updated_at: at,
+        applied_seq: o.seq, engine_arrival: o.arrival, reserved_units: reserved, updated_at: at, status_reason: statusReasonFor(o.status, o.reason),
       };
-      if (o.reason) set.cancel_reason = o.reason;
       if (o.placed) Object.assign(set, { book_added_at: at, handoff: 'ACCEPTED' });
       const fillIds = fillIdsByOrder.get(o.hash);
       // The order lists its fills, so settlement finds them by key rather than by a query.
@@ -301,7 +301,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       const m = meta.get(d.hash);
       const unsettled = 0n - BigInt(m?.settled_units ?? '0');
       const set = {
-        status: d.status, handoff: 'ACCEPTED' as const, book_added_at: at, updated_at: at, cancel_reason: d.reason,
+        status: d.status, handoff: 'ACCEPTED' as const, book_added_at: at, updated_at: at, status_reason: statusReasonFor(d.status, d.reason),
         reserved_units: unsettled > 0n ? unsettled.toString() : '0', applied_seq: batch.counters.seq, engine_arrival: null,
       };
       if (m?.handoff === 'PENDING' && m.status === 'OPEN') after.set(d.hash, { ...m, ...set });

@@ -517,7 +517,7 @@ export function createSettlementActivities({
       const writes = finished.map(({ before, after }) => ({
         updateOne: {
           filter: { _id: before.order_hash, applied_seq: before.applied_seq, status: before.status, settled_units: before.settled_units ?? { $exists: false } },
-          update: { $set: { status: after.status, settled_units: after.settled_units, reserved_units: after.reserved_units, updated_at: now } },
+          update: { $set: { status: after.status, status_reason: after.status_reason ?? null, settled_units: after.settled_units, reserved_units: after.reserved_units, updated_at: now } },
         },
       }));
       const result = await afterSteps('settle.ordersWrite', () => c.orders.bulkWrite(writes as mongo.AnyBulkWriteOperation<StoredOrder>[], { ordered: false }));
@@ -594,7 +594,9 @@ function finishedOrder(o: StoredOrder, fills: FillRecord[], failed: boolean, now
   let status = o.status;
   if (o.status === 'MATCHED' && anyFailed) status = 'MATCH_FAILED';
   else if (o.status === 'MATCHED' && fills.length > 0 && fills.every((f) => f.settlement_status === 'CONFIRMED')) status = 'FILLED';
-  return { ...o, status, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now, resting: failed && anyFailed && open };
+  // A legacy row's reason stays readable from its cancel_reason (statusReasonOf).
+  const status_reason = status === 'MATCH_FAILED' && o.status !== 'MATCH_FAILED' ? 'SETTLEMENT_FAILED' : o.status_reason;
+  return { ...o, status, status_reason, settled_units: settled.toString(), reserved_units: reserved.toString(), updated_at: now, resting: failed && anyFailed && open };
 }
 
 /** Whether an order row holds what settlement's guarded write set (else another writer overtook it). */

@@ -7,6 +7,7 @@ import type { CancelOutcome } from '../src/contracts/market-matcher';
 import type { MarketRef } from '../src/matching/market-ids';
 import type { EngineCounters, MarketStatus } from '../src/matching/payloads';
 import type { CarriedSettlement } from '../src/matching/pending-settlements';
+import type { StatusReason } from '../src/orders/status-reasons';
 
 /**
  * How long one workflow task of a market may take (Temporal's default is 10 s; continue-as-new
@@ -79,6 +80,8 @@ export interface CancelOrders {
    * lost workflow task decides as the lost attempt did (docs/matching.md, "Worker died mid-step").
    */
   requested_at?: number;
+  /** Why the orders end (src/orders/status-reasons.ts); default USER_CANCEL. */
+  reason?: StatusReason;
 }
 
 export interface StatusChange {
@@ -106,7 +109,10 @@ export interface StatusResult {
  */
 export interface RemoveOrders {
   hashes: string[];
-  reason: 'ONCHAIN_CANCEL' | 'NONCE_BUMP' | 'SETTLEMENT_FAILED';
+  /** Why (src/orders/status-reasons.ts); NONCE_BUMP is NONCE_BUMPED's older name, still in recorded histories. */
+  reason: StatusReason | 'NONCE_BUMP';
+  /** How they end; default MATCH_FAILED for SETTLEMENT_FAILED, else CANCELLED. */
+  status?: 'CANCELLED' | 'MATCH_FAILED';
   /** The sender's workflow time (ms since the epoch): the step's clock, as for `CancelOrders`. */
   at?: number;
 }

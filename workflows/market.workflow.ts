@@ -16,6 +16,7 @@ import { Engine, isEngineError, MAX_MAKERS_PER_TAKER, SNAPSHOT_VERSION, type Eng
 import { foldEvents } from '../src/matching/batch-write';
 import { placeablesOf } from '../src/matching/payloads';
 import { marketKeyOf, settlementBatchIdOf, settlementWorkflowId } from '../src/matching/market-ids';
+import { isStatusReason, statusReasonFor, type StatusReason } from '../src/orders/status-reasons';
 import type { CarriedSettlement, PendingSettlementsPage } from '../src/matching/pending-settlements';
 import type { DirectEnd, EngineCounters, MarketInfo, MarketStatus, PlaceableOrder, RestingOrderRow, RestingPage, SettlementInput, StepInputs, TradeWrite } from '../src/matching/payloads';
 import type { MarketActivities } from '../activities/market.activities';
@@ -272,6 +273,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     validator: (request) => {
       if (!request || typeof request.wallet !== 'string' || !Array.isArray(request.hashes)) throw new Error('cancel needs {wallet, hashes}');
       if (request.hashes.length > MAX_CANCEL_HASHES) throw new Error(`at most ${MAX_CANCEL_HASHES} hashes per cancel`);
+      if (request.reason !== undefined && !isStatusReason(request.reason)) throw new Error(`unknown cancel reason ${String(request.reason)}`);
     },
   });
   const statusRefusal = (change: StatusChange): string | null => {
@@ -345,21 +347,22 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
 
   /**
    * Writes what one step changed (one activity), then starts the settlement of its trades.
-   * `removed`: why orders were taken off the book; `at`: the step's workflow time (now by default);
-   * `claim`: a placement step's inputs, claimed before the write.
+   * `removed`: how orders taken off the book end; `reason`: why the step's other cancels end
+   * (the engine's own reason otherwise); `at`: the step's workflow time (now by default); `claim`:
+   * a placement step's inputs, claimed before the write.
    */
   async function write(
     events: EngineEvent[], placed: Set<string>, direct: DirectEnd[],
-    { removed = {}, at = Date.now(), claim }: { removed?: Record<string, RemoveOrders['reason']>; at?: number; claim?: StepInputs } = {},
+    { removed = {}, reason, at = Date.now(), claim }: { removed?: Record<string, RemovalEnd>; reason?: StatusReason; at?: number; claim?: StepInputs } = {},
   ): Promise<void> {
     if (events.length === 0 && direct.length === 0) return;
     lastWriteAt = Math.max(lastWriteAt, at);
     const folded = foldEvents(events, placed, (hash) => book.order(hash)?.arrival);
     for (const o of folded.orders) {
-      const reason = removed[o.hash];
-      if (reason === undefined || o.status !== 'CANCELLED') continue;
-      o.reason = reason;
-      if (reason === 'SETTLEMENT_FAILED') o.status = 'MATCH_FAILED';
+      if (o.status !== 'CANCELLED') continue;
+      const end = removed[o.hash];
+      if (end) Object.assign(o, end);
+      else if (reason) o.reason = reason;
     }
     if (folded.lastPrice !== null) lastPrice = folded.lastPrice;
     const ticker = folded.book.length > 0 || folded.trades.length > 0
@@ -503,7 +506,7 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const placeables = placeablesOf(load);
     for (const o of placeables) {
       if (info.status !== 'OPEN') {
-        direct.push({ hash: o.hash, status: 'CANCELLED', reason: 'MARKET_NOT_ACTIVE' });
+        direct.push({ hash: o.hash, status: 'CANCELLED', reason: notOpenReason(info.status) });
         continue;
       }
       if (book.order(o.hash)) continue; // already resting: a re-delivery
@@ -565,14 +568,14 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
           outcome.not_cancelled.push({ order_hash: hash, error: { code: 'ORDER_ALREADY_FILLED', message: 'Order is already filled' } });
         } else if (o.status === 'OPEN' && o.handoff === 'PENDING') {
           // Persisted but not handed over yet: end it here; its placement will skip it.
-          direct.push({ hash, status: 'CANCELLED', reason: 'USER' });
+          direct.push({ hash, status: 'CANCELLED', reason: request.reason ?? 'USER_CANCEL' });
           outcome.cancelled.push(hash);
         } else {
           outcome.not_cancelled.push({ order_hash: hash, error: { code: 'ORDER_NOT_OPEN', message: `Order is ${o.status}` } });
         }
       }
     }
-    await write(events, new Set(), direct, { at });
+    await write(events, new Set(), direct, { at, reason: request.reason });
     return outcome;
   }
 
@@ -580,7 +583,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const at = clockOf(request.at);
     const now = secondsOf(at);
     const events: EngineEvent[] = [];
-    const removed: Record<string, RemoveOrders['reason']> = {};
+    const removed: Record<string, RemovalEnd> = {};
+    const end = removalEndOf(request);
     const elsewhere: string[] = [];
     for (const hash of request.hashes.map((h) => h.toLowerCase())) {
       if (!book.order(hash)) {
@@ -588,14 +592,14 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
         continue;
       }
       for (const e of book.cancel(hash, now, 'OPERATOR')) events.push(e);
-      removed[hash] = request.reason;
+      removed[hash] = end;
     }
     const direct: DirectEnd[] = [];
-    const onChain = request.reason === 'ONCHAIN_CANCEL' || request.reason === 'NONCE_BUMP' ? request.reason : null;
-    if (onChain && elsewhere.length > 0 && patched(REMOVE_UNPLACED)) {
+    // A settlement failure concerns orders that traded, so never one still waiting for its placement.
+    if (end.status === 'CANCELLED' && elsewhere.length > 0 && patched(REMOVE_UNPLACED)) {
       for (const o of await db.lookupOrders({ hashes: elsewhere })) {
         // Its placement, when it comes, finds it ended and skips it.
-        if (o.market_key === key && o.status === 'OPEN' && o.handoff === 'PENDING') direct.push({ hash: o.order_hash, status: 'CANCELLED', reason: onChain });
+        if (o.market_key === key && o.status === 'OPEN' && o.handoff === 'PENDING') direct.push({ hash: o.order_hash, ...end });
       }
     }
     await write(events, new Set(), direct, { removed, at });
@@ -608,7 +612,8 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     const ending = change.status === 'CLOSED' || change.status === 'RESOLVED';
     const before = book.restingCount;
     const at = clockOf(change.requested_at);
-    if (ending) await write(book.cancelAll(secondsOf(at), {}, 'MARKET_CLOSED'), new Set(), [], { at });
+    const reason = change.status === 'RESOLVED' ? 'MARKET_RESOLVED' : 'MARKET_CLOSED';
+    if (ending) await write(book.cancelAll(secondsOf(at), {}, 'MARKET_CLOSED'), new Set(), [], { at, reason });
     const resolution = change.status === 'RESOLVED' ? (change.resolution_outcome ?? null) : null;
     changes += 1;
     await db.applyMarketStatus({
@@ -768,6 +773,21 @@ export async function marketWorkflow(input: MarketWorkflowInput): Promise<void> 
     ...(pendingSettlements.length > 0 ? { pendingSettlements } : {}), ...(holds ? { handoffsHeld: true } : {}),
     ...(resting ? { resting } : {}),
   });
+}
+
+/** How a removal's orders end: its reason as a status reason, and the status it ends them in. */
+type RemovalEnd = { status: 'CANCELLED' | 'MATCH_FAILED'; reason: StatusReason };
+
+function removalEndOf(request: RemoveOrders): RemovalEnd {
+  const status = request.status ?? (request.reason === 'SETTLEMENT_FAILED' ? 'MATCH_FAILED' : 'CANCELLED');
+  return { status, reason: statusReasonFor(status, request.reason) ?? 'USER_CANCEL' };
+}
+
+/** Why an order reaching a market that does not trade ends. */
+function notOpenReason(status: MarketStatus): StatusReason {
+  if (status === 'CLOSED') return 'MARKET_CLOSED';
+  if (status === 'RESOLVED') return 'MARKET_RESOLVED';
+  return 'MARKET_NOT_ACTIVE';
 }
 
 /** A found batch's start refused because its child is already under way: nothing to start. */

@@ -3,6 +3,8 @@
  * first, then calls `submit`; the workflow is the only writer of what happens next. Implemented by
  * the Temporal client side of the market workflow (src/temporal/), faked only in unit tests.
  */
+import type { StatusReason } from '../orders/status-reasons';
+
 export interface MarketRef {
   chain_id: number;
   condition_id: string;
@@ -35,8 +37,11 @@ export interface MarketMatcher {
    * that concurrent requests share one signal and one market step.
    */
   announce(market: MarketRef): () => void;
-  /** Cancels through the workflow so that a cancel racing a match has exactly one winner. */
-  cancel(market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome>;
+  /**
+   * Cancels through the workflow so that a cancel racing a match has exactly one winner. `reason`:
+   * the orders' `status_reason` (src/orders/status-reasons.ts), USER_CANCEL by default.
+   */
+  cancel(market: MarketRef, wallet: string, orderHashes: string[], reason?: StatusReason): Promise<CancelOutcome>;
   /** Operator status change (PAUSED, OPEN, CLOSED, RESOLVED); applied by the workflow. */
   setStatus(market: MarketRef, change: { status: string; resolution_outcome?: 0 | 1; actor: string }): Promise<void>;
 }

@@ -4,6 +4,8 @@
  * decimal strings: `*_units` are bigint base units (10^D per share), the rest are the wire values.
  * One document per order hash (unique index): the same signed order can never rest twice.
  */
+import type { StatusReason } from '../orders/status-reasons';
+
 export type OrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'MATCHED' | 'FILLED' | 'CANCELLED' | 'EXPIRED' | 'MATCH_FAILED';
 export const TERMINAL_STATUSES: readonly OrderStatus[] = ['FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED'];
 
@@ -28,6 +30,11 @@ export interface OrderRecord {
   remaining_units: string;
   filled_units: string;
   status: OrderStatus;
+  /**
+   * Why the order ended (src/orders/status-reasons.ts): null while it lives and when FILLED or
+   * MATCHED. Absent on rows written before the field: read through `statusReasonOf`.
+   */
+  status_reason?: StatusReason | null;
   book_added_at: Date | null;
   // The signed order, exactly as signed (decimal strings for uint256 values).
   salt: string;

@@ -22,7 +22,7 @@ export interface OrderMatchingFields {
   _id?: string;
   /** Engine arrival number while the order rests: rebuilding the book sorts by it (FIFO). */
   engine_arrival?: number | null;
-  /** Why the matcher ended the order (USER, MARKET_CLOSED, MARKET_NOT_ACTIVE, SELF_TRADE, ...). */
+  /** Why the matcher ended the order, on rows written before `status_reason` (read through statusReasonOf). */
   cancel_reason?: string | null;
   /** Base units of this order's fills already settled for good (CONFIRMED or FAILED). */
   settled_units?: string;

@@ -4,6 +4,7 @@
  * as stated. Every write carries the engine seq that produced it, so retried activities never
  * apply a write twice (FerretDB has no transactions: idempotency comes from guarded upserts).
  */
+import type { StatusReason } from '../orders/status-reasons';
 import { ZERO_ADDRESS } from '../engine/types';
 import type { MarketRef } from './market-ids';
 
@@ -58,7 +59,7 @@ export interface RestingPage {
 }
 
 /** Why an order the workflow never matched was ended (placement refused or cancelled before it). */
-export type DirectEndReason = 'MARKET_NOT_ACTIVE' | 'USER' | 'INVALID_ORDER' | 'ONCHAIN_CANCEL' | 'NONCE_BUMP';
+export type DirectEndReason = StatusReason;
 
 export interface PlacementLoad {
   /**
@@ -144,6 +145,7 @@ export interface OrderWrite {
   placed: boolean;
   /** Engine arrival number while the order rests (FIFO key for rebuilding the book), else null. */
   arrival: number | null;
+  /** Why it ended (a StatusReason, or an engine cancel reason: src/orders/status-reasons.ts maps it). */
   reason: string | null;
 }
 

@@ -2,6 +2,7 @@ import type { CancelOutcome, MarketRef } from '../contracts/market-matcher';
 import { TERMINAL_STATUSES, type OrderRecord, type OrderStatus } from '../contracts/order-record';
 import { AppError } from '../errors';
 import type { OrderContext } from './context';
+import type { StatusReason } from './status-reasons';
 import type { CancelBody } from './order.schema';
 
 type NotCancelled = CancelOutcome['not_cancelled'][number];
@@ -22,9 +23,9 @@ export function notCancellable(order: Pick<OrderRecord, 'order_hash' | 'status'>
 /**
  * POST /v1/orders/cancel. Orders not live are answered from the record; live ones go through
  * their market's matcher (grouped per market), which has the last word, so a cancel racing a match
- * has exactly one winner.
+ * has exactly one winner. `reason`: why the orders end (USER_CANCEL by default).
  */
-export async function cancelOrders(ctx: OrderContext, wallet: string, body: CancelBody): Promise<CancelOutcome> {
+export async function cancelOrders(ctx: OrderContext, wallet: string, body: CancelBody, reason?: StatusReason): Promise<CancelOutcome> {
   const owner = wallet.toLowerCase();
   const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
   let orders: CancelTarget[];
@@ -67,7 +68,7 @@ export async function cancelOrders(ctx: OrderContext, wallet: string, body: Canc
   // (applied, and final) down with it. Its orders are said not cancelled, with why; a cancel is
   // safe to send again (an order cancelled meanwhile answers ORDER_NOT_OPEN).
   const groups = [...byMarket.values()];
-  const answers = await Promise.allSettled(groups.map(({ market, hashes }) => ctx.matcher.cancel(market, owner, hashes)));
+  const answers = await Promise.allSettled(groups.map(({ market, hashes }) => ctx.matcher.cancel(market, owner, hashes, reason)));
   const failed = answers.flatMap((answer, i) => (answer.status === 'rejected' ? [{ group: groups[i], reason: answer.reason as unknown }] : []));
   if (failed.length > 0 && failed.length === groups.length) {
     throw new AppError('SERVICE_DEGRADED', 'The markets\' matchers did not answer; no cancel was confirmed. Retry.', undefined, { cause: failed[0].reason });

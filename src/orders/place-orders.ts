@@ -266,6 +266,7 @@ function toRecord(c: Candidate, wallet: string, now: Date): OrderRecord {
     remaining_units: c.sizeUnits.toString(),
     filled_units: '0',
     status: 'OPEN',
+    status_reason: null,
     book_added_at: null,
     salt: item.salt,
     maker: wallet,

@@ -1,4 +1,5 @@
 import type { OrderRecord } from '../contracts/order-record';
+import { statusReasonOf } from './status-reasons';
 
 /** The Order record of GET /v1/orders (spec: Order record). Internal fields never leave. */
 export function presentOrder(o: OrderRecord): Record<string, unknown> {
@@ -15,6 +16,7 @@ export function presentOrder(o: OrderRecord): Record<string, unknown> {
     size: o.size,
     remaining_size: o.remaining_size,
     status: o.status,
+    status_reason: statusReasonOf(o),
     token_id: o.token_id,
     fee_rate_bps: o.fee_rate_bps,
     expiration: o.expiration,

@@ -13,6 +13,7 @@ import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey, t
 import type { CancelOutcome, HandoffHolder, MarketMatcher, MarketRef } from '../contracts/market-matcher';
 import { marketKeyOf, marketWorkflowId } from '../matching/market-ids';
 import type { MarketStatus } from '../matching/payloads';
+import type { StatusReason } from '../orders/status-reasons';
 import {
   cancelOrdersUpdate, MARKET_WORKFLOW_TASK_TIMEOUT, MAX_CANCEL_HASHES, setMarketStatusUpdate, submitOrdersSignal, type MarketWorkflowInput, type StatusResult,
 } from '../../workflows/definitions';
@@ -195,11 +196,12 @@ export function createMarketMatcherClient(client: Client, taskQueue: string, opt
    * after the other, all at the request's own time: the market step decides at that time, however
    * often its workflow task runs (docs/matching.md, "Worker died mid-step").
    */
-  const cancel = async (market: MarketRef, wallet: string, orderHashes: string[]): Promise<CancelOutcome> => {
+  const cancel = async (market: MarketRef, wallet: string, orderHashes: string[], reason?: StatusReason): Promise<CancelOutcome> => {
     const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
     const requestedAt = Date.now();
     for (let i = 0; i < orderHashes.length; i += MAX_CANCEL_HASHES) {
-      const part = await update(market, cancelOrdersUpdate, { wallet, hashes: orderHashes.slice(i, i + MAX_CANCEL_HASHES), requested_at: requestedAt });
+      const hashes = orderHashes.slice(i, i + MAX_CANCEL_HASHES);
+      const part = await update(market, cancelOrdersUpdate, { wallet, hashes, requested_at: requestedAt, ...(reason ? { reason } : {}) });
       outcome.cancelled.push(...part.cancelled);
       outcome.not_cancelled.push(...part.not_cancelled);
     }

@@ -95,14 +95,14 @@ describe('a market step whose workflow task was lost after its writes', () => {
       // The lost attempt cancels it before its expiration: the row says CANCELLED.
       const answer = matcher.cancel(market, owner, [gtd.order_hash]);
       await doomed.printed('WROTE');
-      expect(await h.collections.orders.findOne({ _id: gtd.order_hash })).toMatchObject({ status: 'CANCELLED', cancel_reason: 'USER' });
+      expect(await h.collections.orders.findOne({ _id: gtd.order_hash })).toMatchObject({ status: 'CANCELLED', status_reason: 'USER_CANCEL' });
 
       // Past the expiration the worker dies; the retried task decides the cancel again.
       await doomed.takeOverAfter(expiration + 1);
 
       // The answer agrees with the row: cancelled, not "Order has expired".
       expect(await answer).toEqual({ cancelled: [gtd.order_hash], not_cancelled: [] });
-      expect(await h.collections.orders.findOne({ _id: gtd.order_hash })).toMatchObject({ status: 'CANCELLED', cancel_reason: 'USER' });
+      expect(await h.collections.orders.findOne({ _id: gtd.order_hash })).toMatchObject({ status: 'CANCELLED', status_reason: 'USER_CANCEL' });
       const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
       expect(view.resting).toBe(0);
       await saveHistory(h, marketWorkflowId(market), 'market-request-clock.json');

@@ -149,7 +149,7 @@ describe('market workflow', () => {
     expect(await h.collections.fills.countDocuments({ order_hash: pending.order_hash })).toBe(0);
     const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
     expect(view.resting).toBe(1); // only bob's 0.31 bid: the cancelled pending ask never crossed it
-    expect(await order(pending.order_hash)).toMatchObject({ status: 'CANCELLED', cancel_reason: 'USER' });
+    expect(await order(pending.order_hash)).toMatchObject({ status: 'CANCELLED', status_reason: 'USER_CANCEL' });
     expect(await order(foreign.order_hash)).toMatchObject({ status: 'OPEN' });
     expect(await order(resting.order_hash)).toMatchObject({ status: 'CANCELLED', remaining_size: '1', reserved_units: '0' });
     await saveHistory(h, marketWorkflowId(market), 'market-cancel.json');
@@ -194,7 +194,7 @@ describe('market workflow', () => {
     // Asked for "before" the order rested (a skewed clock): decided no earlier than the last write.
     expect(await cancelAt(plain.order_hash, 0)).toEqual({ cancelled: [plain.order_hash], not_cancelled: [] });
     const ended = await order(plain.order_hash);
-    expect(ended).toMatchObject({ status: 'CANCELLED', cancel_reason: 'USER' });
+    expect(ended).toMatchObject({ status: 'CANCELLED', status_reason: 'USER_CANCEL' });
     expect(ended!.updated_at.getTime()).toBeGreaterThanOrEqual(new Date(ended!.book_added_at!).getTime());
   });
 
@@ -230,12 +230,12 @@ describe('market workflow', () => {
     const [late] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 40, size: '1' }]);
     await matcher.submit(market, [late.order_hash]);
     await eventually(async () => (await order(late.order_hash))?.status === 'CANCELLED', 20_000, 'refused');
-    expect(await order(late.order_hash)).toMatchObject({ cancel_reason: 'MARKET_NOT_ACTIVE', handoff: 'ACCEPTED' });
+    expect(await order(late.order_hash)).toMatchObject({ status_reason: 'MARKET_NOT_ACTIVE', handoff: 'ACCEPTED' });
     expect((await order(a.order_hash))?.status).toBe('OPEN');
 
     const closed = await matcher.changeStatus(market, { status: 'CLOSED', actor: 'ops' });
     expect(closed).toEqual({ status: 'CLOSED', resolution_outcome: null, cancelled: 1 });
-    expect(await order(a.order_hash)).toMatchObject({ status: 'CANCELLED', cancel_reason: 'MARKET_CLOSED' });
+    expect(await order(a.order_hash)).toMatchObject({ status: 'CANCELLED', status_reason: 'MARKET_CLOSED' });
     expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id, remaining: { $ne: '0' } })).toBe(0);
 
     await matcher.setStatus(market, { status: 'RESOLVED', resolution_outcome: 1, actor: 'ops' });
@@ -291,7 +291,7 @@ describe('market workflow', () => {
       const o = await order(buy.order_hash);
       return o?.status === 'CANCELLED' ? o : null;
     }, 30_000, 'buy ended');
-    expect(b).toMatchObject({ cancel_reason: 'MAX_MAKERS_REACHED', filled_units: (BigInt(MAX_MAKERS_PER_TAKER) * SHARE).toString(), remaining_size: '2' });
+    expect(b).toMatchObject({ status_reason: 'MAX_MAKERS_REACHED', filled_units: (BigInt(MAX_MAKERS_PER_TAKER) * SHARE).toString(), remaining_size: '2' });
     // The two youngest sells were not reached: they still rest whole, and the book does not cross.
     const open = await h.collections.orders.find({ condition_id: market.condition_id, side: 'SELL', status: 'OPEN' }).toArray();
     expect(open.map((o) => o.order_hash).sort()).toEqual(sells.slice(MAX_MAKERS_PER_TAKER).map((o) => o.order_hash).sort());
@@ -318,8 +318,8 @@ describe('market workflow', () => {
     await h.collections.orders.updateOne({ order_hash: drifted.order_hash }, { $set: { maker_amount: '1' } });
     await matcher.submit(market, [garbled.order_hash, drifted.order_hash, fine.order_hash]);
     await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 3, 20_000, 'all handled');
-    expect(await order(garbled.order_hash)).toMatchObject({ status: 'MATCH_FAILED', cancel_reason: 'INVALID_ORDER', handoff: 'ACCEPTED' });
-    expect(await order(drifted.order_hash)).toMatchObject({ status: 'MATCH_FAILED', cancel_reason: 'INVALID_ORDER' });
+    expect(await order(garbled.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'INVALID_ORDER', handoff: 'ACCEPTED' });
+    expect(await order(drifted.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'INVALID_ORDER' });
     expect((await order(fine.order_hash))?.status).toBe('OPEN');
   });
 

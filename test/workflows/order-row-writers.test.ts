@@ -55,7 +55,7 @@ describe('an order row written by a market step and by settlement at once', () =
     await collections.fills.insertOne({ ...pendingFill(market, tradeId(1), 'maker', { at: new Date(), orderHash: maker }), settlement_status: 'CONFIRMED' });
     // The cancel's step, as it writes having read the row before settlement: 2 shares unsettled.
     beforeNextOrdersWrite(collections, () => collections.orders.updateOne({ _id: maker }, {
-      $set: { status: 'CANCELLED', remaining_units: '0', applied_seq: 6, reserved_units: TWO, cancel_reason: 'USER' },
+      $set: { status: 'CANCELLED', remaining_units: '0', applied_seq: 6, reserved_units: TWO, status_reason: 'USER_CANCEL' },
     }));
 
     await settlement.finishOrders({ tradeIds: [tradeId(1)], failed: false });

@@ -39,8 +39,8 @@ describe('post-only and FOK orders through the market workflow', () => {
       { wallet: hedger, side: 'BUY', price: 65, size: '11', type: 'FOK' },
     ]);
     await matcher.submit(market, [crossing.order_hash, resting.order_hash, tooBig.order_hash]);
-    expect(await ended(crossing.order_hash, 'CANCELLED')).toMatchObject({ cancel_reason: 'POST_ONLY_WOULD_CROSS', remaining_size: '5', filled_units: '0' });
-    expect(await ended(tooBig.order_hash, 'CANCELLED')).toMatchObject({ cancel_reason: 'FOK_NOT_FILLED', remaining_size: '11', filled_units: '0' });
+    expect(await ended(crossing.order_hash, 'CANCELLED')).toMatchObject({ status_reason: 'POST_ONLY_WOULD_CROSS', remaining_size: '5', filled_units: '0' });
+    expect(await ended(tooBig.order_hash, 'CANCELLED')).toMatchObject({ status_reason: 'FOK_NOT_FILLED', remaining_size: '11', filled_units: '0' });
     expect(await ended(resting.order_hash, 'OPEN')).toMatchObject({ book_added_at: expect.any(Date), post_only: true });
     expect(await order(ask.order_hash)).toMatchObject({ status: 'OPEN', remaining_size: '10' });
 

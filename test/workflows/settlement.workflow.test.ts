@@ -153,7 +153,9 @@ describe('settlement and on-chain cancel workflows', () => {
     expect(await started.result()).toMatchObject({ status: 'FAILED', attempts: 1 });
     expect(h.chain.sent.filter((s) => `settlement-${s.batchId}` === settlementId).map((s) => s.attempt)).toEqual([1]);
     expect(await h.collections.fills.find({ order_hash: taker.order_hash }).toArray()).toEqual([expect.objectContaining({ settlement_status: 'FAILED' })]);
-    expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
+    expect(await order(taker.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'SETTLEMENT_FAILED' });
+    const ended = h.publisher.events.filter((e) => e.channel === 'user' && e.payload.type === 'order' && e.payload.order.order_hash === taker.order_hash);
+    expect(ended.map((e) => (e.payload as { order: { status_reason: unknown } }).order.status_reason).slice(-1)).toEqual(['SETTLEMENT_FAILED']);
   });
 
   /** Two resting sells (the first GTD, expiring in 10 min) taken by one BUY 2; the chain's clock 20 min ahead, so the first is expired on chain. */
@@ -279,7 +281,7 @@ describe('settlement and on-chain cancel workflows', () => {
       expect(fills.map((f) => f.settlement_status)).toEqual(['FAILED', 'FAILED']);
       expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
       await eventually(async () => (await order(maker.order_hash))?.status === 'MATCH_FAILED', 20_000, 'maker removed');
-      expect(await order(maker.order_hash)).toMatchObject({ cancel_reason: 'SETTLEMENT_FAILED', reserved_units: '0' });
+      expect(await order(maker.order_hash)).toMatchObject({ status_reason: 'SETTLEMENT_FAILED', reserved_units: '0' });
       const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
       expect(view.resting).toBe(0);
       expect(await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id, remaining: { $ne: '0' } })).toBe(0);
@@ -420,7 +422,7 @@ describe('settlement and on-chain cancel workflows', () => {
     const result = await h.client.workflow.getHandle(onchainCancelWorkflowId(o.order_hash)).result();
     expect(result).toEqual({ outcome: 'CANCELLED_ONCHAIN' });
     await eventually(async () => (await order(o.order_hash))?.status === 'CANCELLED', 20_000, 'cancelled');
-    expect((await order(o.order_hash))?.cancel_reason).toBe('ONCHAIN_CANCEL');
+    expect((await order(o.order_hash))?.status_reason).toBe('ONCHAIN_CANCEL');
     await saveHistory(h, onchainCancelWorkflowId(o.order_hash), 'onchain-cancel.json');
   });
 
@@ -433,14 +435,14 @@ describe('settlement and on-chain cancel workflows', () => {
     await startOnchainCancelWatch(h.client, taskQueue, late, { pollSeconds: 1 });
     expect(await h.client.workflow.getHandle(onchainCancelWorkflowId(late.order_hash)).result()).toEqual({ outcome: 'CANCELLED_ONCHAIN' });
     await eventually(async () => (await order(late.order_hash))?.status === 'CANCELLED', 20_000, 'ended before placement');
-    expect(await order(late.order_hash)).toMatchObject({ cancel_reason: 'ONCHAIN_CANCEL', reserved_units: '0' });
+    expect(await order(late.order_hash)).toMatchObject({ status_reason: 'ONCHAIN_CANCEL', reserved_units: '0' });
 
     await matcher.submit(market, [late.order_hash]); // the placement comes after all
     // An order handed over after it rests once the late placement has been through the market.
     const [probe] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 10, size: '1' }]);
     await matcher.submit(market, [probe.order_hash]);
     await eventually(async () => (await order(probe.order_hash))?.book_added_at, 20_000, 'probe resting');
-    expect(await order(late.order_hash)).toMatchObject({ status: 'CANCELLED', cancel_reason: 'ONCHAIN_CANCEL' });
+    expect(await order(late.order_hash)).toMatchObject({ status: 'CANCELLED', status_reason: 'ONCHAIN_CANCEL' });
     expect(await order(resting.order_hash)).toMatchObject({ status: 'OPEN' });
     expect(await h.collections.fills.countDocuments({ order_hash: { $in: [late.order_hash, resting.order_hash] } })).toBe(0);
     await saveHistory(h, marketWorkflowId(market), 'market-remove-unplaced.json');
@@ -459,7 +461,7 @@ describe('settlement and on-chain cancel workflows', () => {
     const failedChecks = history.events!.filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
     expect(failedChecks).toHaveLength(1);
     await eventually(async () => (await order(o.order_hash))?.status === 'CANCELLED', 20_000, 'cancelled');
-    expect((await order(o.order_hash))?.cancel_reason).toBe('ONCHAIN_CANCEL');
+    expect((await order(o.order_hash))?.status_reason).toBe('ONCHAIN_CANCEL');
     await saveHistory(h, onchainCancelWorkflowId(o.order_hash), 'onchain-cancel-check-failed.json');
   }, 30_000);
 });

@@ -1,5 +1,6 @@
 import { ADDRESS, DECIMAL, HEX32, UINT_STRING } from '../../markets/market.schemas';
 import { pageSchema } from '../pagination';
+import { STATUS_REASON_CODES, STATUS_REASONS } from '../../orders/status-reasons';
 
 // Request schemas are the ones the order routes validate with: one source for both.
 export {
@@ -17,6 +18,12 @@ export {
  */
 const DATE_TIME = { type: 'string', format: 'date-time' } as const;
 const ORDER_STATUS = { type: 'string', enum: ['OPEN', 'PARTIALLY_FILLED', 'MATCHED', 'FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED'] } as const;
+const STATUS_REASON = {
+  type: ['string', 'null'],
+  enum: [...STATUS_REASON_CODES, null],
+  description: 'Why the order ended: null while it lives and when FILLED or MATCHED; for CANCELLED, EXPIRED and MATCH_FAILED one of: '
+    + STATUS_REASON_CODES.map((code) => `${code} (${STATUS_REASONS[code]})`).join('; '),
+};
 const SIDE = { type: 'string', enum: ['BUY', 'SELL'] } as const;
 const OUTCOME = { type: 'integer', enum: [0, 1] } as const;
 const CHAIN_ID = { type: 'integer', minimum: 1 } as const;
@@ -65,7 +72,7 @@ export const orderRecordSchema = {
   type: 'object',
   additionalProperties: false,
   required: [
-    'order_hash', 'condition_id', 'chain_id', 'side', 'outcome', 'order_type', 'price', 'size', 'remaining_size', 'status',
+    'order_hash', 'condition_id', 'chain_id', 'side', 'outcome', 'order_type', 'price', 'size', 'remaining_size', 'status', 'status_reason',
     'token_id', 'fee_rate_bps', 'expiration', 'book_added_at', 'created_at', 'updated_at',
   ],
   properties: {
@@ -79,6 +86,7 @@ export const orderRecordSchema = {
     size: DECIMAL,
     remaining_size: DECIMAL,
     status: ORDER_STATUS,
+    status_reason: STATUS_REASON,
     token_id: UINT_STRING,
     fee_rate_bps: { type: 'integer', minimum: 0 },
     expiration: { ...UINT_STRING, description: 'unix seconds, 0 = no expiry' },

@@ -2,6 +2,7 @@ import { Connection, Model, Schema } from 'mongoose';
 import type { OrderRecord } from '../../contracts/order-record';
 import { modelOf } from '../../db/models/model-of';
 import { sameAsId } from '../../db/index-policy';
+import { STATUS_REASON_CODES } from '../status-reasons';
 
 const ORDER_STATUSES = ['OPEN', 'PARTIALLY_FILLED', 'MATCHED', 'FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED'];
 
@@ -27,6 +28,7 @@ const schema = new Schema<StoredOrderDocument>(
     remaining_units: { type: String, required: true },
     filled_units: { type: String, required: true },
     status: { type: String, required: true, enum: ORDER_STATUSES },
+    status_reason: { type: String, default: null, enum: [...STATUS_REASON_CODES, null] },
     book_added_at: { type: Date, default: null },
     salt: { type: String, required: true },
     maker: { type: String, required: true },
