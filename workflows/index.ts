@@ -2,3 +2,4 @@
 export { marketWorkflow } from './market.workflow';
 export { settlementWorkflow } from './settlement.workflow';
 export { onchainCancelWorkflow } from './onchain-cancel.workflow';
+export { heartbeatWorkflow } from './heartbeat.workflow';

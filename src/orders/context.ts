@@ -7,6 +7,7 @@ import type { Logger } from '../logging/logger';
 import { BalanceCache, DEFAULT_BALANCE_TTL_MS } from './balance-cache';
 import { ClientOrderIds } from './client-order-ids';
 import type { OrderChainPort } from './chain-port';
+import type { DeadManSwitch } from '../temporal/heartbeat.client';
 import { IdempotencyStore } from './idempotency';
 import { MarketRecordCache } from './market-record-cache';
 import { createPlacementWrites, type PlacementWrites } from './placement-writes';
@@ -31,6 +32,8 @@ export interface OrderEntryDeps {
   chainIds?: number[];
   /** A shared cache, so the settlement side can call `invalidateWallet` on it. */
   balanceCache?: BalanceCache;
+  /** The wallets' dead-man switches (POST /v1/heartbeat); the route is absent without it. */
+  deadManSwitch?: DeadManSwitch;
 }
 
 export interface OrderContext {

@@ -15,6 +15,7 @@ import { createMarketMatcherClient } from '../temporal/market-matcher.client';
 import { createWorkflowMarketStatusChanger } from '../temporal/market-status-changer';
 import { createMarketModel, type MarketRecord } from '../db/models';
 import { startOnchainCancelWatch } from '../temporal/onchain-cancel.client';
+import { createDeadManSwitch } from '../temporal/heartbeat.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
@@ -70,6 +71,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     logger,
     chainIds: [config.CHAIN_ID],
     onCancelOnchainRequested: (order) => startOnchainCancelWatch(temporal.client, config.TEMPORAL_TASK_QUEUE, order),
+    deadManSwitch: createDeadManSwitch(temporal.client, config.TEMPORAL_TASK_QUEUE),
   });
   const stopOrderMaintenance = orders.startMaintenance();
   return {
