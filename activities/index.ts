@@ -5,6 +5,7 @@ import type { Logger } from '../src/logging/logger';
 import { matchingCollections } from '../src/matching/collections';
 import { createStepPriority } from '../src/matching/step-priority';
 import { UNCONFIGURED_CHAIN, type SettlementChain } from '../src/settlement/settlement-chain';
+import { createHeartbeatActivities } from './heartbeat.activities';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
 import { createChainWatcherActivities, type WatchChain } from './chain-watcher.activities';
@@ -43,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
   // One for the process: settlement's commands wait for the market steps of this worker.
   const priority = createStepPriority({ maxWaitMs: deps.settlementYieldMs ?? 0 });
   return timedEach({
+    ...createHeartbeatActivities({ collections }),
     ...createMarketActivities({ collections, publisher, logger: deps.logger, handoffs: deps.handoffs, priority }),
     ...createSettlementActivities({
       collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs, priority,

@@ -561,7 +561,7 @@ export function toPlaceable(o: StoredOrder): PlaceableOrder {
   return {
     hash: o.order_hash, maker: o.maker, taker: o.taker, side: o.side, outcome: o.outcome, orderType: o.order_type,
     price: o.price_ticks, size: o.size_units, makerAmount: o.maker_amount, takerAmount: o.taker_amount,
-    expiration: Number(o.expiration), feeRateBps: o.fee_rate_bps,
+    expiration: Number(o.expiration), feeRateBps: o.fee_rate_bps, ...(o.post_only ? { postOnly: true as const } : {}),
   };
 }
 

@@ -8,6 +8,8 @@ import { holdLevelOf, type HoldLevel, type RealtimeEvent, type RealtimePublisher
 import type { Logger } from '../src/logging/logger';
 import type { mongo } from 'mongoose';
 import { insertNew } from '../src/db/bulk-writes';
+import { applyTrades } from '../src/candles/candle-store';
+import { confirmedTradesOf } from '../src/candles/confirmed-trades';
 import { timed } from '../src/logging/stage-timings';
 import { NO_STEP_PRIORITY, type StepPriority } from '../src/matching/step-priority';
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
@@ -478,6 +480,8 @@ export function createSettlementActivities({
     }), { ordered: false }));
     const fills = await afterSteps('settle.fillsRead', () => findByIds(c.fills, fillIdsOf(tradeIds)));
     const printing = FINAL.includes(q.status) ? await afterSteps('settle.trades', () => writeTrades(fills)) : [];
+    // Every confirmed fill, not only the prints of this write: a retry still folds what a lost attempt did not.
+    if (q.status === 'CONFIRMED') await afterSteps('settle.candles', () => applyTrades(c.candles, confirmedTradesOf(fills)));
     const events: RealtimeEvent[] = [];
     const spends: SpendLevel[] = [];
     for (const status of [...(q.passedThrough ?? []), q.status]) {

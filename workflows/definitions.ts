@@ -145,6 +145,12 @@ export interface MarketView {
 export const submitOrdersSignal = defineSignal<[SubmitOrders]>('submitOrders');
 export const removeOrdersSignal = defineSignal<[RemoveOrders]>('removeOrders');
 export const returnOrdersSignal = defineSignal<[ReturnOrders]>('returnOrders');
+
+/** A wallet's heartbeat (workflows/heartbeat.workflow.ts): `timeout_s` from its arrival, 0 disarms. */
+export interface Heartbeat {
+  timeout_s: number;
+}
+export const heartbeatSignal = defineSignal<[Heartbeat]>('heartbeat');
 export const cancelOrdersUpdate = defineUpdate<CancelOutcome, [CancelOrders]>('cancelOrders');
 export const setMarketStatusUpdate = defineUpdate<StatusResult, [StatusChange]>('setMarketStatus');
 export const marketViewQuery = defineQuery<MarketView>('marketView');

@@ -4,3 +4,4 @@ export { settlementWorkflow } from './settlement.workflow';
 // No longer started (the chain watcher replaced it); registered so watches started before still finish.
 export { onchainCancelWorkflow } from './onchain-cancel.workflow';
 export { chainWatcherWorkflow } from './chain-watcher.workflow';
+export { heartbeatWorkflow } from './heartbeat.workflow';

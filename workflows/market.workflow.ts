@@ -850,6 +850,6 @@ function toEngineOrder(o: PlaceableOrder): EngineOrder {
   return {
     hash: o.hash, maker: o.maker, taker: o.taker, side: o.side, outcome: o.outcome, orderType: o.orderType, price: o.price,
     size: BigInt(o.size), makerAmount: BigInt(o.makerAmount), takerAmount: BigInt(o.takerAmount),
-    expiration: o.expiration, feeRateBps: o.feeRateBps,
+    expiration: o.expiration, feeRateBps: o.feeRateBps, postOnly: o.postOnly === true,
   };
 }

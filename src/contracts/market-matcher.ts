@@ -12,7 +12,8 @@ export interface MarketRef {
 
 export interface CancelOutcome {
   cancelled: string[];
-  not_cancelled: { order_hash: string; error: { code: 'ORDER_NOT_FOUND' | 'ORDER_ALREADY_FILLED' | 'ORDER_NOT_OPEN' | 'SERVICE_DEGRADED'; message: string } }[];
+  /** `order_hash` is null for a `client_order_id` no order of the wallet carries. */
+  not_cancelled: { order_hash: string | null; client_order_id?: string; error: { code: 'ORDER_NOT_FOUND' | 'ORDER_ALREADY_FILLED' | 'ORDER_NOT_OPEN' | 'SERVICE_DEGRADED'; message: string } }[];
   /** Cancel by filter or all: more live orders matched than one request ends (send it again). */
   has_more?: boolean;
 }

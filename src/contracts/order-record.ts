@@ -21,7 +21,7 @@ export interface OrderRecord {
   market_key: string;
   side: 'BUY' | 'SELL';
   outcome: 0 | 1;
-  order_type: 'LIMIT' | 'MARKET' | 'GTD';
+  order_type: 'LIMIT' | 'MARKET' | 'GTD' | 'FOK';
   price: string; // decimal, canonical ("0.5")
   price_ticks: number; // 1..100
   size: string; // decimal shares, canonical
@@ -49,6 +49,10 @@ export interface OrderRecord {
   fee_rate_bps: number;
   signature_type: 0 | 1;
   signature: string;
+  /** The trader's own id for the order (unique among the wallet's live orders), null when none was given. */
+  client_order_id?: string | null;
+  /** The order may only add liquidity (LIMIT and GTD); absent on orders stored before the field. */
+  post_only?: boolean;
   /** Collateral (BUY) or outcome tokens (SELL) this order still reserves, base units. */
   reserved_units: string;
   handoff: HandoffState;

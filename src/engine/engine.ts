@@ -1,3 +1,4 @@
+import { crossingOrders, fillsWhole, wouldTake } from './admission';
 import { canTrade, collateralOf, feeOf, LOT_SIZE, lotFloor, MAX_TICK } from './amounts';
 import type { BookOrder } from './book-order';
 import { BookSide } from './book-side';
@@ -56,7 +57,8 @@ export class Engine {
    * Match the order, then rest its remainder (LIMIT, GTD) or cancel it (MARKET). An order left with
    * less than one lot cannot trade any more and ends MATCHED with that dust in `remaining`. An order
    * that took `maxMakersPerTaker` makers and still crosses is cancelled with its remainder
-   * (MAX_MAKERS_REACHED): resting it would leave a matchable cross.
+   * (MAX_MAKERS_REACHED): resting it would leave a matchable cross. A post-only order that would
+   * take, or an FOK order that cannot fill whole, is cancelled before anything trades.
    */
   place(order: EngineOrder, now: number): EngineEvent[] {
     this.begin(now);
@@ -130,14 +132,21 @@ export class Engine {
 
   /** Matches an incoming (or reinstated) order, then rests, cancels or ends its remainder. */
   private matchAndLeave(o: BookOrder): void {
+    const refused = this.refusal(o);
+    if (refused) {
+      o.status = 'CANCELLED';
+      this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_CANCELLED', orderHash: o.hash, reason: refused, status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
+      return;
+    }
     const capped = this.match(o);
     if (!canTrade(o.remaining)) {
       // size >= one lot, so a sub-lot remainder means something matched.
       o.status = 'MATCHED';
       this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_UPDATED', orderHash: o.hash, status: 'MATCHED', remaining: o.remaining, filled: o.filled });
-    } else if (capped || o.orderType === 'MARKET') {
+    } else if (capped || o.orderType === 'MARKET' || o.orderType === 'FOK') {
+      // An FOK order passed `refusal`, so it matched whole: this branch is for MARKET remainders and the cap.
       o.status = 'CANCELLED';
-      const reason = capped ? 'MAX_MAKERS_REACHED' : 'MARKET_REMAINDER';
+      const reason = capped ? 'MAX_MAKERS_REACHED' : o.orderType === 'FOK' ? 'FOK_NOT_FILLED' : 'MARKET_REMAINDER';
       this.events.push({ seq: ++this.counters.seq, at: this.now, type: 'ORDER_CANCELLED', orderHash: o.hash, reason, status: 'CANCELLED', remaining: o.remaining, filled: o.filled });
     } else {
       this.rest(o);
@@ -229,6 +238,18 @@ export class Engine {
   /** Throws EngineError('INVARIANT_VIOLATED') when the book state is inconsistent. */
   assertInvariants(): void {
     checkInvariants(this);
+  }
+
+  /** Why an arriving order may not trade at all (admission.ts), or null. */
+  private refusal(o: BookOrder): 'POST_ONLY_WOULD_CROSS' | 'FOK_NOT_FILLED' | null {
+    const opposite = o.bookSide === 'bid' ? this.asks : this.bids;
+    if (o.postOnly) {
+      if (wouldTake(o, opposite, this.now)) return 'POST_ONLY_WOULD_CROSS';
+      // It will rest: expired makers at crossing prices leave first, as matching would remove them.
+      for (const r of crossingOrders(o, opposite)) if (isExpired(r, this.now)) this.removeResting(r, 'EXPIRED');
+    }
+    if (o.orderType === 'FOK' && !fillsWhole(o, opposite, this.now, this.maxMakersPerTaker)) return 'FOK_NOT_FILLED';
+    return null;
   }
 
   /** Trades `o` against the crossing makers; true when it stopped at the makers cap with one more to take. */

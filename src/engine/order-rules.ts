@@ -16,7 +16,9 @@ export function validateOrder(order: EngineOrder): void {
   if (typeof order.taker !== 'string' || order.taker === '') fail('INVALID_ORDER', 'taker must be an address (zero address for open orders)');
   if (order.side !== 'BUY' && order.side !== 'SELL') fail('INVALID_ORDER', 'side must be BUY or SELL');
   if (order.outcome !== 0 && order.outcome !== 1) fail('INVALID_ORDER', 'outcome must be 0 or 1');
-  if (!['LIMIT', 'GTD', 'MARKET'].includes(order.orderType)) fail('INVALID_ORDER', 'orderType must be LIMIT, GTD or MARKET');
+  if (!['LIMIT', 'GTD', 'MARKET', 'FOK'].includes(order.orderType)) fail('INVALID_ORDER', 'orderType must be LIMIT, GTD, MARKET or FOK');
+  if (order.postOnly !== undefined && typeof order.postOnly !== 'boolean') fail('INVALID_ORDER', 'postOnly must be a boolean');
+  if (order.postOnly && order.orderType !== 'LIMIT' && order.orderType !== 'GTD') fail('INVALID_ORDER', 'postOnly needs a LIMIT or GTD order');
   if (!isTick(order.price)) fail('INVALID_PRICE', `price must be an integer tick in 1..100, got ${String(order.price)}`);
   if (typeof order.size !== 'bigint' || !canTrade(order.size)) {
     fail('INVALID_SIZE', `size must be a bigint of at least one lot (100 base units), got ${String(order.size)}`);
@@ -38,7 +40,7 @@ export function toBookOrder(order: EngineOrder, arrival: number): BookOrder {
   return {
     hash: order.hash, maker: order.maker, taker: order.taker, side: order.side, outcome: order.outcome,
     orderType: order.orderType, price: order.price, size: order.size, makerAmount: order.makerAmount,
-    takerAmount: order.takerAmount, expiration: order.expiration, feeRateBps: order.feeRateBps,
+    takerAmount: order.takerAmount, expiration: order.expiration, feeRateBps: order.feeRateBps, postOnly: order.postOnly === true,
     makerKey: order.maker.toLowerCase(),
     takerKey: order.taker.toLowerCase(),
     bookSide: bid ? 'bid' : 'ask',

@@ -99,7 +99,7 @@ function restoreOrder(s: SnapshotOrder, bad: (message: string, cause?: unknown) 
   if (!Number.isSafeInteger(s.arrival) || s.arrival <= 0) bad(`order ${s.hash}: bad arrival`);
   if (remaining <= 0n || filled < 0n || remaining + filled !== signed.size) bad(`order ${s.hash}: remaining + filled must equal size`);
   if (!canTrade(remaining) || filled % LOT_SIZE !== 0n) bad(`order ${s.hash}: a resting order has at least one lot left and whole lots filled`);
-  if (signed.orderType === 'MARKET') bad(`order ${s.hash}: MARKET orders never rest`);
+  if (signed.orderType === 'MARKET' || signed.orderType === 'FOK') bad(`order ${s.hash}: ${signed.orderType} orders never rest`);
   const o = toBookOrder(signed, s.arrival);
   o.remaining = remaining;
   o.filled = filled;

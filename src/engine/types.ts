@@ -6,7 +6,8 @@
 export type Side = 'BUY' | 'SELL';
 /** 1 = YES, 0 = NO. */
 export type Outcome = 0 | 1;
-export type OrderType = 'LIMIT' | 'GTD' | 'MARKET';
+/** FOK: fills whole at once or not at all; never rests. */
+export type OrderType = 'LIMIT' | 'GTD' | 'MARKET' | 'FOK';
 /** Side of the single YES-terms book an order rests on. */
 export type BookSide = 'bid' | 'ask';
 export type EngineOrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'MATCHED' | 'CANCELLED' | 'EXPIRED';
@@ -15,8 +16,11 @@ export type TradeKind = 'TRANSFER' | 'MINT' | 'MERGE';
 /**
  * MAX_MAKERS_REACHED: the order took as many makers as one settlement may carry
  * (EngineOptions.maxMakersPerTaker) and still crossed the book, so its remainder could not rest.
+ * POST_ONLY_WOULD_CROSS: a post-only order met a maker it would take. FOK_NOT_FILLED: an FOK order
+ * could not fill whole at once; neither traded.
  */
-export type CancelReason = 'USER' | 'SELF_TRADE' | 'MARKET_REMAINDER' | 'MAX_MAKERS_REACHED' | 'MARKET_CLOSED' | 'OPERATOR';
+export type CancelReason =
+  | 'USER' | 'SELF_TRADE' | 'MARKET_REMAINDER' | 'MAX_MAKERS_REACHED' | 'MARKET_CLOSED' | 'OPERATOR' | 'POST_ONLY_WOULD_CROSS' | 'FOK_NOT_FILLED';
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
@@ -40,6 +44,8 @@ export interface EngineOrder {
   /** Unix seconds; 0 = none. */
   expiration: number;
   feeRateBps: number;
+  /** LIMIT and GTD only: the order must add liquidity; one that would take is cancelled instead. */
+  postOnly?: boolean;
 }
 
 /** State of an order the engine holds (resting on the book). */

@@ -17,7 +17,7 @@ export interface MarketQueriesDeps {
 
 type Ref = { conditionId: string; chainId?: number };
 
-async function findMarket(deps: MarketQueriesDeps, ref: Ref): Promise<MarketRecord> {
+export async function findMarket(deps: MarketQueriesDeps, ref: Ref): Promise<MarketRecord> {
   const chain = deps.chains.require(ref.chainId);
   const market = await deps.store.markets
     .findOne({ chain_id: chain.chain_id, condition_id: ref.conditionId.toLowerCase() })

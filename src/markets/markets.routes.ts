@@ -1,8 +1,11 @@
 import { Router } from 'express';
 import { parseQuery } from '../api/query';
 import { validateOrThrow } from '../validation/ajv';
+import { candlesOf } from '../candles/candle-store';
+import { candlesQuerySchema, readCandles, validateCandlesQuery } from '../candles/read-candles';
+import type { mongo } from 'mongoose';
 import { languageOf } from './language';
-import { getBook, getMarket, getMarketTokens, getTicker, listMarkets, listTrades, MarketQueriesDeps } from './market-queries';
+import { findMarket, getBook, getMarket, getMarketTokens, getTicker, listMarkets, listTrades, MarketQueriesDeps } from './market-queries';
 import {
   bookQuerySchema,
   listMarketsQuerySchema,
@@ -53,6 +56,13 @@ export function marketsRoutes(deps: MarketQueriesDeps): Router {
     const conditionId = conditionIdOf(req.params);
     const q = parseQuery(tradesQuerySchema, validateTradesQuery, req.query);
     res.json(await listTrades(deps, { conditionId, chainId: q.chain_id, cursor: q.cursor, limit: q.limit }));
+  });
+
+  router.get('/markets/:condition_id/candles', async (req, res) => {
+    const conditionId = conditionIdOf(req.params);
+    const q = parseQuery(candlesQuerySchema, validateCandlesQuery, req.query);
+    const market = await findMarket(deps, { conditionId, chainId: q.chain_id });
+    res.json(await readCandles(candlesOf(deps.store.markets.db.db as mongo.Db), market, q, (deps.now ?? (() => new Date()))()));
   });
 
   return router;

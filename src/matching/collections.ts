@@ -11,6 +11,8 @@ type Filter<T extends Document> = mongo.Filter<T>;
 type WithId<T extends Document> = mongo.WithId<T>;
 import type { OrderRecord } from '../contracts/order-record';
 import { secondaryIndexesUsed } from '../db/index-policy';
+import { candlesOf } from '../candles/candle-store';
+import type { CandleRow } from '../candles/candle-math';
 import { handoffMarkers, type HandoffMarker } from './handoff-markers';
 import type { LastStepWrite, StepDecision } from './step-journal';
 
@@ -85,6 +87,8 @@ export interface MatchingCollections {
   steps: Collection<StepDecision>;
   /** Per market, its last placement step's whole write (src/matching/step-journal.ts). */
   lastSteps: Collection<LastStepWrite>;
+  /** Candles of settled trades (src/candles), written as trades confirm. */
+  candles: Collection<CandleRow>;
   /** The store reads its secondary indexes (src/db/index-policy.ts): else only unique ones are made. */
   secondaryIndexes: boolean;
 }
@@ -104,6 +108,7 @@ export function matchingCollections(connection: Connection): MatchingCollections
     handoffs: handoffMarkers(db),
     steps: db.collection<StepDecision>('market_steps'),
     lastSteps: db.collection<LastStepWrite>('market_last_steps'),
+    candles: candlesOf(db),
     secondaryIndexes: secondaryIndexesUsed(connection),
   };
 }

@@ -34,13 +34,15 @@ export interface PlaceableOrder {
   taker: string;
   side: 'BUY' | 'SELL';
   outcome: 0 | 1;
-  orderType: 'LIMIT' | 'GTD' | 'MARKET';
+  orderType: 'LIMIT' | 'GTD' | 'MARKET' | 'FOK';
   price: number;
   size: string;
   makerAmount: string;
   takerAmount: string;
   expiration: number;
   feeRateBps: number;
+  /** Present (true) on post-only orders only. */
+  postOnly?: true;
 }
 
 /** A resting order as persisted, enough to rebuild the engine (SnapshotOrder without marketId). */
@@ -99,18 +101,24 @@ export interface StepOutcome {
  * objects, so a run reaches its history bound after more orders (docs/matching.md).
  */
 export type PlaceableRow = [
-  hash: string, maker: string, taker: string, side: 'BUY' | 'SELL', outcome: 0 | 1, orderType: 'LIMIT' | 'GTD' | 'MARKET',
+  hash: string, maker: string, taker: string, side: 'BUY' | 'SELL', outcome: 0 | 1, orderType: 'LIMIT' | 'GTD' | 'MARKET' | 'FOK',
   price: number, size: string, makerAmount: string, takerAmount: string, expiration: number, feeRateBps: number,
+  /** 1 on post-only orders; absent otherwise (and in rows recorded before the field). */
+  postOnly?: 1,
 ];
 
 export function placeableRowOf(o: PlaceableOrder): PlaceableRow {
   const taker = o.taker.toLowerCase() === ZERO_ADDRESS ? '' : o.taker;
-  return [o.hash, o.maker, taker, o.side, o.outcome, o.orderType, o.price, o.size, o.makerAmount, o.takerAmount, o.expiration, o.feeRateBps];
+  const row: PlaceableRow = [o.hash, o.maker, taker, o.side, o.outcome, o.orderType, o.price, o.size, o.makerAmount, o.takerAmount, o.expiration, o.feeRateBps];
+  if (o.postOnly) row.push(1);
+  return row;
 }
 
 export function placeableOfRow(row: PlaceableRow): PlaceableOrder {
-  const [hash, maker, taker, side, outcome, orderType, price, size, makerAmount, takerAmount, expiration, feeRateBps] = row;
-  return { hash, maker, taker: taker === '' ? ZERO_ADDRESS : taker, side, outcome, orderType, price, size, makerAmount, takerAmount, expiration, feeRateBps };
+  const [hash, maker, taker, side, outcome, orderType, price, size, makerAmount, takerAmount, expiration, feeRateBps, postOnly] = row;
+  const order: PlaceableOrder = { hash, maker, taker: taker === '' ? ZERO_ADDRESS : taker, side, outcome, orderType, price, size, makerAmount, takerAmount, expiration, feeRateBps };
+  if (postOnly === 1) order.postOnly = true;
+  return order;
 }
 
 /** The orders of a load, in either recorded form. */

@@ -12,9 +12,9 @@ export function priceOfTicks(ticks: number): string {
 
 export function presentOrder(o: StoredOrder): Record<string, unknown> {
   return {
-    order_hash: o.order_hash, condition_id: o.condition_id, chain_id: o.chain_id, side: o.side, outcome: o.outcome,
-    order_type: o.order_type, price: o.price, size: o.size, remaining_size: o.remaining_size, status: o.status,
-    status_reason: statusReasonOf(o),    token_id: o.token_id, fee_rate_bps: o.fee_rate_bps, expiration: o.expiration,
+    order_hash: o.order_hash, client_order_id: o.client_order_id ?? null, condition_id: o.condition_id, chain_id: o.chain_id, side: o.side, outcome: o.outcome,
+    order_type: o.order_type, post_only: o.post_only === true, price: o.price, size: o.size, remaining_size: o.remaining_size, status: o.status,
+    status_reason: statusReasonOf(o), token_id: o.token_id, fee_rate_bps: o.fee_rate_bps, expiration: o.expiration,
     book_added_at: o.book_added_at ? new Date(o.book_added_at).toISOString() : null,
     created_at: new Date(o.created_at).toISOString(), updated_at: new Date(o.updated_at).toISOString(),
   };

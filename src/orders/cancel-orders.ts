@@ -1,11 +1,13 @@
 import type { CancelOutcome, MarketRef } from '../contracts/market-matcher';
-import type { OrderRecord, OrderStatus } from '../contracts/order-record';
+import { TERMINAL_STATUSES, type OrderRecord, type OrderStatus } from '../contracts/order-record';
 import { AppError } from '../errors';
 import type { OrderContext } from './context';
 import type { StatusReason } from './status-reasons';
 import type { CancelBody } from './order.schema';
 
 type NotCancelled = CancelOutcome['not_cancelled'][number];
+type CancelTarget = Pick<OrderRecord, 'order_hash' | 'wallet' | 'status' | 'chain_id' | 'condition_id' | 'market_key'>;
+const PROJECTION = { order_hash: 1, wallet: 1, status: 1, chain_id: 1, condition_id: 1, market_key: 1, created_at: 1 };
 
 const LIVE: OrderStatus[] = ['OPEN', 'PARTIALLY_FILLED'];
 
@@ -26,8 +28,8 @@ export function notCancellable(order: Pick<OrderRecord, 'order_hash' | 'status'>
 export async function cancelOrders(ctx: OrderContext, wallet: string, body: CancelBody, reason?: StatusReason): Promise<CancelOutcome> {
   const owner = wallet.toLowerCase();
   const outcome: CancelOutcome = { cancelled: [], not_cancelled: [] };
-  let orders: Pick<OrderRecord, 'order_hash' | 'wallet' | 'status' | 'chain_id' | 'condition_id' | 'market_key'>[];
-  const projection = { order_hash: 1, wallet: 1, status: 1, chain_id: 1, condition_id: 1, market_key: 1 };
+  let orders: CancelTarget[];
+  const projection = PROJECTION;
 
   if ('order_hashes' in body) {
     const hashes = [...new Set(body.order_hashes.map((h) => h.toLowerCase()))];
@@ -37,6 +39,8 @@ export async function cancelOrders(ctx: OrderContext, wallet: string, body: Canc
     for (const hash of hashes) {
       if (!known.has(hash)) outcome.not_cancelled.push({ order_hash: hash, error: { code: 'ORDER_NOT_FOUND', message: 'Order not found' } });
     }
+  } else if ('client_order_ids' in body) {
+    orders = await ordersOfClientIds(ctx, owner, body.client_order_ids, outcome);
   } else {
     const filter: Record<string, unknown> = { wallet: owner, status: { $in: LIVE } };
     if ('filter' in body) {
@@ -83,4 +87,26 @@ export async function cancelOrders(ctx: OrderContext, wallet: string, body: Canc
     for (const hash of group.hashes) outcome.not_cancelled.push({ order_hash: hash, error });
   }
   return outcome;
+}
+
+/**
+ * The order each client order id names: the one order not yet ended that holds it, else its newest (answered from its record:
+ * filled or not open); an id no order of the wallet carries is ORDER_NOT_FOUND.
+ */
+async function ordersOfClientIds(ctx: OrderContext, owner: string, ids: string[], outcome: CancelOutcome): Promise<CancelTarget[]> {
+  const wanted = [...new Set(ids)];
+  const found = await ctx.models.orders.find({ wallet: owner, client_order_id: { $in: wanted } }, { ...PROJECTION, client_order_id: 1 }).lean();
+  const named = new Map<string, (CancelTarget & { created_at: Date })[]>();
+  for (const o of found) named.set(o.client_order_id!, [...(named.get(o.client_order_id!) ?? []), o]);
+  const orders: CancelTarget[] = [];
+  for (const id of wanted) {
+    const mine = named.get(id);
+    if (!mine) {
+      outcome.not_cancelled.push({ order_hash: null, client_order_id: id, error: { code: 'ORDER_NOT_FOUND', message: `No order has client_order_id ${id}` } });
+      continue;
+    }
+    const live = mine.find((o) => !TERMINAL_STATUSES.includes(o.status));
+    orders.push(live ?? mine.reduce((a, b) => (new Date(b.created_at) > new Date(a.created_at) ? b : a)));
+  }
+  return orders;
 }

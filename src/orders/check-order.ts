@@ -76,6 +76,9 @@ export function checkOrder(item: PlaceOrderItem, market: MarketRecord | undefine
   }
   const expiration = BigInt(item.expiration);
   if (item.order_type === 'GTD' && expiration === 0n) return reject('INVALID_ORDER', 'GTD orders need a non-zero expiration');
+  if (item.post_only && item.order_type !== 'LIMIT' && item.order_type !== 'GTD') {
+    return reject('INVALID_ORDER', `post_only applies to LIMIT and GTD orders, not ${item.order_type}`);
+  }
   if (expiration !== 0n && expiration <= BigInt(nowSeconds)) {
     return reject('ORDER_EXPIRED', `Expiration ${item.expiration} is not in the future`, { expiration: item.expiration, now: String(nowSeconds) });
   }

@@ -5,7 +5,9 @@ import { createMarketModel, type MarketModel } from '../db/models/market.model';
 import { createTickerModel, type TickerModel } from '../db/models/ticker.model';
 import type { Logger } from '../logging/logger';
 import { BalanceCache, DEFAULT_BALANCE_TTL_MS } from './balance-cache';
+import { ClientOrderIds } from './client-order-ids';
 import type { OrderChainPort } from './chain-port';
+import type { DeadManSwitch } from '../temporal/heartbeat.client';
 import { IdempotencyStore } from './idempotency';
 import { MarketRecordCache } from './market-record-cache';
 import { createPlacementWrites, type PlacementWrites } from './placement-writes';
@@ -33,6 +35,8 @@ export interface OrderEntryDeps {
   balanceCache?: BalanceCache;
   /** Live orders one cancel-by-filter or cancel-all request ends at most (default CANCEL_PAGE). */
   cancelPage?: number;
+  /** The wallets' dead-man switches (POST /v1/heartbeat); the route is absent without it. */
+  deadManSwitch?: DeadManSwitch;
 }
 
 export interface OrderContext {
@@ -45,6 +49,8 @@ export interface OrderContext {
   /** Market records for placement checks, kept 1 s (market-record-cache.ts). */
   marketRecords: MarketRecordCache;
   reservationStore: ReservationStore;
+  /** Claims of `client_order_id`s, race-free across processes (client-order-ids.ts). */
+  clientOrderIds: ClientOrderIds;
   idempotencyStore: IdempotencyStore;
   clock: () => Date;
   logger?: Logger;
@@ -87,6 +93,7 @@ export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): Ord
     placementWrites: createPlacementWrites(orders),
     balances: deps.balanceCache ?? new BalanceCache(deps.chain, deps.balanceTtlMs ?? DEFAULT_BALANCE_TTL_MS),
     reservationStore: new ReservationStore(reservations, orders, clock),
+    clientOrderIds: ClientOrderIds.on(deps.connection, orders, clock),
     idempotencyStore: new IdempotencyStore(idempotency, clock),
     clock,
     logger: deps.logger,

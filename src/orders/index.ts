@@ -1,4 +1,6 @@
 import type { Router } from 'express';
+import { balancesRoutes } from './balances.routes';
+import { heartbeatRoutes } from './heartbeat.routes';
 import { createOrderContext, type OrderContext, type OrderEntryDeps } from './context';
 import { fillsRoutes } from './fills.routes';
 import { startOrderMaintenance } from './maintenance';
@@ -26,6 +28,8 @@ export function createOrderRouters(deps: OrderEntryDeps): OrderRouters {
       ordersRoutes(context, deps.requireL2),
       fillsRoutes(context, deps.requireL2),
       positionsRoutes(context, deps.requireL2),
+      balancesRoutes(context, deps.requireL2),
+      ...(deps.deadManSwitch ? [heartbeatRoutes(deps.deadManSwitch, deps.requireL2)] : []),
     ],
     context,
     startMaintenance: () => startOrderMaintenance(context),

@@ -12,12 +12,15 @@ const DECIMAL = { type: 'string', pattern: '^[0-9]{1,40}(\\.[0-9]{1,60})?$' } as
 const ADDRESS = { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } as const;
 export const CONDITION_ID = { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } as const;
 export const ORDER_HASH = { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' } as const;
+/** A trader's own name for an order (decisions section 11): not signed, unique among its live orders. */
+export const CLIENT_ORDER_ID = { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' } as const;
+export const ORDER_TYPES = ['LIMIT', 'MARKET', 'GTD', 'FOK'] as const;
 
 export interface PlaceOrderItem {
   condition_id: string;
   chain_id: number;
   side: 'BUY' | 'SELL';
-  order_type: 'LIMIT' | 'MARKET' | 'GTD';
+  order_type: (typeof ORDER_TYPES)[number];
   outcome: 0 | 1;
   price: string;
   size: string;
@@ -32,6 +35,9 @@ export interface PlaceOrderItem {
   fee_rate_bps: number;
   signature_type: 0 | 1;
   signature: string;
+  client_order_id?: string;
+  /** LIMIT and GTD only: never take liquidity (decided by the market's matcher). */
+  post_only?: boolean;
 }
 
 export const placeOrderItemSchema = {
@@ -45,7 +51,7 @@ export const placeOrderItemSchema = {
     condition_id: CONDITION_ID,
     chain_id: { type: 'integer', minimum: 1 },
     side: { type: 'string', enum: ['BUY', 'SELL'] },
-    order_type: { type: 'string', enum: ['LIMIT', 'MARKET', 'GTD'] },
+    order_type: { type: 'string', enum: ORDER_TYPES },
     outcome: { type: 'integer', enum: [0, 1] },
     price: DECIMAL,
     size: DECIMAL,
@@ -60,6 +66,8 @@ export const placeOrderItemSchema = {
     fee_rate_bps: { type: 'integer', minimum: 0, maximum: 10_000 },
     signature_type: { type: 'integer', enum: [0, 1] },
     signature: { type: 'string', pattern: '^0x([0-9a-fA-F]{2}){1,1024}$' },
+    client_order_id: CLIENT_ORDER_ID,
+    post_only: { type: 'boolean' },
   },
 } as const;
 
@@ -77,6 +85,7 @@ export const validatePlaceOrdersBody = compileSchema<PlaceOrdersBody>(placeOrder
 
 export type CancelBody =
   | { order_hashes: string[] }
+  | { client_order_ids: string[] }
   | { filter: { condition_id?: string; chain_id?: number; side?: 'BUY' | 'SELL'; outcome?: 0 | 1 } }
   | { all: true };
 
@@ -87,6 +96,7 @@ export const cancelBodySchema = {
   maxProperties: 1,
   properties: {
     order_hashes: { type: 'array', minItems: 1, maxItems: MAX_CANCEL_HASHES, items: ORDER_HASH },
+    client_order_ids: { type: 'array', minItems: 1, maxItems: MAX_CANCEL_HASHES, items: CLIENT_ORDER_ID },
     filter: {
       type: 'object',
       additionalProperties: false,
@@ -108,6 +118,7 @@ export const validateOrderHashParam = compileSchema<{ order_hash: string }>(orde
 export interface OrdersQuery {
   chain_id?: number;
   condition_id?: string;
+  client_order_id?: string;
   status: 'open' | 'filled' | 'cancelled' | 'all';
   cursor?: string;
   limit: number;
@@ -118,6 +129,7 @@ export const ordersQuerySchema = {
   properties: {
     chain_id: { type: 'integer', minimum: 1 },
     condition_id: CONDITION_ID,
+    client_order_id: CLIENT_ORDER_ID,
     status: { type: 'string', enum: ['open', 'filled', 'cancelled', 'all'], default: 'all' },
     ...PAGE_QUERY_PROPERTIES,
   },

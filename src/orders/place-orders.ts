@@ -53,6 +53,14 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
       return;
     }
     seen.add(orderHash);
+    const clientId = item.client_order_id;
+    if (clientId !== undefined) {
+      if (seen.has(`c|${clientId}`)) {
+        results[index] = reject('INVALID_ORDER', `client_order_id ${clientId} is used twice in this batch`, { client_order_id: clientId });
+        return;
+      }
+      seen.add(`c|${clientId}`);
+    }
     candidates.push({ ...checked, index, orderHash });
   });
 
@@ -61,6 +69,8 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
   // No lookup for orders placed before: the insert's unique `_id` finds them (`persist`), and a
   // reservation refused for one is answered as the duplicate it is (`reserve`).
   candidates = await timed('place.checkNonces', () => checkNonces(ctx, caller as Address, candidates, results));
+  const claimed = await timed('place.clientIds', () => claimClientIds(ctx, caller, candidates, results));
+  candidates = claimed.kept;
   // The hand-off markers go out beside the reservation: an order needs its marker only before it
   // exists (`persist` waits for them), and the reservation is a round trip of its own.
   const now = ctx.clock();
@@ -72,6 +82,7 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
   const arrivals = announceArrivals(ctx, reserved);
   try {
     const placed = await timed('place.persist', () => persist(ctx, candidates, reserved, records, marked, results));
+    await releaseUnplaced(ctx, caller, claimed.mine, placed);
     await timed('place.handOff', () => handOff(ctx, placed, arrivals));
   } finally {
     for (const withdraw of arrivals.values()) withdraw();
@@ -140,6 +151,51 @@ async function checkNonces(ctx: OrderContext, wallet: Address, candidates: Candi
     else results[c.index] = reject('INVALID_ORDER', `Nonce ${c.order.nonce} is not the maker's current nonce ${current}`, { nonce: current.toString() });
   }
   return kept;
+}
+
+/**
+ * Claims the candidates' client order ids (client-order-ids.ts) before anything is reserved: an id
+ * held by another live order of the wallet is an inline INVALID_ORDER. `mine` are the claims this
+ * request made, given back for orders it does not place.
+ */
+async function claimClientIds(
+  ctx: OrderContext, wallet: string, candidates: Candidate[], results: (PlaceResult | undefined)[],
+): Promise<{ kept: Candidate[]; mine: Candidate[] }> {
+  const named = candidates.filter((c) => c.item.client_order_id !== undefined);
+  if (named.length === 0) return { kept: candidates, mine: [] };
+  const outcomes = await ctx.clientOrderIds.claim(wallet, named.map(claimOf));
+  const refused = new Set<Candidate>();
+  const mine: Candidate[] = [];
+  named.forEach((c, i) => {
+    const outcome = outcomes[i];
+    if ('claimed' in outcome) mine.push(c);
+    if (!('heldBy' in outcome)) return;
+    refused.add(c);
+    results[c.index] = reject('INVALID_ORDER', `client_order_id ${c.item.client_order_id} is in use by a live order`, {
+      client_order_id: c.item.client_order_id, order_hash: outcome.heldBy,
+    });
+  });
+  return { kept: candidates.filter((c) => !refused.has(c)), mine };
+}
+
+function claimOf(c: Candidate): { clientOrderId: string; orderHash: string } {
+  return { clientOrderId: c.item.client_order_id!, orderHash: c.orderHash };
+}
+
+/**
+ * Claims of orders this request did not place go back at once, so the id is free again; not those
+ * of an order another request stored (the same signed order placed twice: the claim is its).
+ */
+async function releaseUnplaced(ctx: OrderContext, wallet: string, mine: Candidate[], placed: OrderRecord[]): Promise<void> {
+  const placedHere = new Set(placed.map((o) => o.order_hash));
+  const unplaced = mine.filter((c) => !placedHere.has(c.orderHash));
+  if (unplaced.length === 0) return;
+  try {
+    const storedElsewhere = await ctx.placementWrites.stored(unplaced.map((c) => c.orderHash));
+    await ctx.clientOrderIds.release(wallet, unplaced.filter((c) => !storedElsewhere.has(c.orderHash)).map(claimOf));
+  } catch (error) {
+    ctx.logger?.warn({ err: error }, 'client order id claims not released; they lapse after the grace period');
+  }
 }
 
 /** The reservation asset an order holds (`asset`), keyed per chain (`key`), and where to read its balance. */
@@ -224,6 +280,8 @@ function toRecord(c: Candidate, wallet: string, now: Date): OrderRecord {
     fee_rate_bps: item.fee_rate_bps,
     signature_type: item.signature_type,
     signature: item.signature.toLowerCase(),
+    client_order_id: item.client_order_id ?? null,
+    post_only: item.post_only === true,
     reserved_units: c.needUnits.toString(),
     handoff: 'PENDING',
     applied_seq: 0,

@@ -5,11 +5,13 @@ import { statusReasonOf } from './status-reasons';
 export function presentOrder(o: OrderRecord): Record<string, unknown> {
   return {
     order_hash: o.order_hash,
+    client_order_id: o.client_order_id ?? null,
     condition_id: o.condition_id,
     chain_id: o.chain_id,
     side: o.side,
     outcome: o.outcome,
     order_type: o.order_type,
+    post_only: o.post_only === true,
     price: o.price,
     size: o.size,
     remaining_size: o.remaining_size,
@@ -28,6 +30,7 @@ export function presentOrder(o: OrderRecord): Record<string, unknown> {
 export function presentPlaced(o: OrderRecord): Record<string, unknown> {
   return {
     order_hash: o.order_hash,
+    client_order_id: o.client_order_id ?? null,
     condition_id: o.condition_id,
     chain_id: o.chain_id,
     status: o.status,

@@ -24,6 +24,7 @@ export async function listOrders(ctx: OrderContext, wallet: string, query: Order
   const filter: Record<string, unknown> = { wallet: wallet.toLowerCase(), ...page.filter };
   if (query.chain_id !== undefined) filter.chain_id = query.chain_id;
   if (query.condition_id !== undefined) filter.condition_id = query.condition_id.toLowerCase();
+  if (query.client_order_id !== undefined) filter.client_order_id = query.client_order_id;
   const statuses = STATUS_GROUPS[query.status];
   if (statuses) filter.status = { $in: statuses };
   const rows = await ctx.models.orders.find(filter).sort(page.sort).limit(limit + 1).lean();

@@ -15,6 +15,7 @@ import { pingTemporal, TemporalHandle } from '../temporal/connect';
 import { createMarketMatcherClient } from '../temporal/market-matcher.client';
 import { createWorkflowMarketStatusChanger } from '../temporal/market-status-changer';
 import { createMarketModel, type MarketRecord } from '../db/models';
+import { createDeadManSwitch } from '../temporal/heartbeat.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
@@ -69,6 +70,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     requireL2: (permission) => modules.guards.requireL2(permission),
     logger,
     chainIds: [config.CHAIN_ID],
+    deadManSwitch: createDeadManSwitch(temporal.client, config.TEMPORAL_TASK_QUEUE),
   });
   const stopOrderMaintenance = orders.startMaintenance();
   return {

@@ -24,7 +24,7 @@ describe('OpenAPI document and reference page', () => {
         'GET /markets/{condition_id}/ticker', 'GET /markets/{condition_id}/trades', 'POST /auth/api-keys', 'GET /auth/api-keys',
         'DELETE /auth/api-keys/{key_id}', 'POST /auth/api-keys/{key_id}/regenerate', 'POST /auth/ws-token', 'POST /orders',
         'GET /orders', 'GET /orders/{order_hash}', 'POST /orders/cancel', 'POST /orders/{order_hash}/cancel-onchain',
-        'GET /fills', 'GET /positions',
+        'GET /fills', 'GET /positions', 'GET /balances', 'POST /heartbeat', 'GET /markets/{condition_id}/candles',
       ].sort(),
     );
   });

@@ -244,5 +244,12 @@ describe('a trade from HTTP to the chain', () => {
       ['0.7', '4'],
       ['0.6', '10'],
     ]);
+    // The settled trades are in the day's candle (written beside the prints, as the fills confirm).
+    const candles = await eventually('candles', async () => {
+      const data = (await call('GET', `/v1/markets/${market.condition_id}/candles?interval=1d`)).body.data as Record<string, string>[];
+      return data.reduce((sum, c) => sum + Number(c.volume), 0) === 14 ? data : undefined;
+    });
+    expect(candles.map((c) => c.high).sort().at(-1)).toBe('0.7');
+    expect(candles.map((c) => c.low).sort()[0]).toBe('0.6');
   }, 240_000);
 });

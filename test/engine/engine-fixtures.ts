@@ -20,6 +20,7 @@ export interface OrderSpec {
   taker?: string;
   expiration?: number;
   feeRateBps?: number;
+  postOnly?: boolean;
 }
 
 export function order(spec: OrderSpec): EngineOrder {
@@ -28,6 +29,7 @@ export function order(spec: OrderSpec): EngineOrder {
     orderType: spec.orderType ?? 'LIMIT', price: spec.price, size: spec.size,
     ...signedAmounts(spec.side, spec.size, spec.price),
     expiration: spec.expiration ?? (spec.orderType === 'GTD' ? 1_000 : 0), feeRateBps: spec.feeRateBps ?? 0,
+    ...(spec.postOnly === undefined ? {} : { postOnly: spec.postOnly }),
   };
 }
 

@@ -6,7 +6,7 @@ import { ZERO_ADDRESS } from '../../src/engine';
 const MAKERS = [ALICE, BOB, CAROL, DAVE];
 
 type Op =
-  | { kind: 'place'; maker: number; side: 'BUY' | 'SELL'; outcome: 0 | 1; price: number; size: bigint; type: 'LIMIT' | 'GTD' | 'MARKET'; taker: number; ttl: number; fee: number }
+  | { kind: 'place'; maker: number; side: 'BUY' | 'SELL'; outcome: 0 | 1; price: number; size: bigint; type: 'LIMIT' | 'GTD' | 'MARKET' | 'FOK'; postOnly: boolean; taker: number; ttl: number; fee: number }
   | { kind: 'cancel'; pick: number }
   | { kind: 'cancelAll'; maker: number }
   | { kind: 'tick'; seconds: number };
@@ -32,7 +32,9 @@ const placeArb = (sizes: fc.Arbitrary<bigint>) => fc.record({
   outcome: fc.constantFrom(0 as const, 1 as const),
   price: fc.oneof(fc.integer({ min: 40, max: 60 }), fc.integer({ min: 1, max: 100 })),
   size: sizes,
-  type: fc.constantFrom('LIMIT' as const, 'LIMIT' as const, 'GTD' as const, 'MARKET' as const),
+  type: fc.constantFrom('LIMIT' as const, 'LIMIT' as const, 'GTD' as const, 'MARKET' as const, 'FOK' as const),
+  // Applies to LIMIT and GTD only (about one in four of those).
+  postOnly: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   // -1: open order; 0..3: restricted to that maker (about one in six)
   taker: fc.oneof({ weight: 5, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 3 }) }),
   ttl: fc.integer({ min: 0, max: 30 }),
@@ -67,6 +69,7 @@ function apply(engine: Engine, ops: Op[], from: number, to: number, placed: Engi
         hash: `h${i}`, maker: MAKERS[op.maker], side: op.side, outcome: op.outcome, price: op.price, size: op.size,
         orderType: op.type, taker: op.taker < 0 ? ZERO_ADDRESS : MAKERS[op.taker],
         expiration: op.type === 'GTD' ? now + 1 + op.ttl : op.ttl > 20 ? now + op.ttl - 20 : 0, feeRateBps: op.fee,
+        postOnly: op.postOnly && (op.type === 'LIMIT' || op.type === 'GTD'),
       });
       placed.push(o);
       events = engine.place(o, now);
@@ -133,6 +136,9 @@ describe.each(SCALES)('engine properties over random order streams, %s', (_scale
             const taker = signed.get(e.taker.orderHash)!;
             checkLegLimits(e.maker, maker);
             checkLegLimits(e.taker, taker);
+            // A post-only order only ever makes.
+            expect(taker.postOnly).toBeFalsy();
+            if (maker.postOnly) count('POST_ONLY_MADE');
             expect(e.maker.maker.toLowerCase()).not.toBe(e.taker.maker.toLowerCase());
             if (e.kind === 'TRANSFER') expect(e.maker.collateral).toBe(e.taker.collateral);
             else expect(e.maker.collateral + e.taker.collateral).toBe(e.size);
@@ -154,6 +160,15 @@ describe.each(SCALES)('engine properties over random order streams, %s', (_scale
             if (e.status === 'MATCHED' && e.remaining > 0n) count('MATCHED_WITH_DUST');
           }
         }
+        // An FOK order's fills are all or nothing: it ends MATCHED, or CANCELLED with nothing filled.
+        for (const e of events) {
+          if (e.type !== 'ORDER_UPDATED' && e.type !== 'ORDER_CANCELLED' && e.type !== 'ORDER_RESTED') continue;
+          if (signed.get(e.orderHash)?.orderType !== 'FOK') continue;
+          expect(e.type).not.toBe('ORDER_RESTED');
+          if (e.type === 'ORDER_CANCELLED') expect([e.reason, e.filled]).toEqual(['FOK_NOT_FILLED', 0n]);
+          else expect(e.status).toBe('MATCHED');
+          count(e.status === 'MATCHED' ? 'FOK_MATCHED' : 'FOK_CANCELLED');
+        }
         // The L2 view agrees with the book: sorted best first, every level at least one lot.
         const { bids, asks } = engine.depth(500);
         for (let i = 1; i < bids.length; i++) expect(bids[i].price).toBeLessThan(bids[i - 1].price);
@@ -162,7 +177,10 @@ describe.each(SCALES)('engine properties over random order streams, %s', (_scale
       });
     }), { numRuns: 200 });
     // The streams really exercise every path the properties speak about.
-    for (const key of ['TRANSFER', 'MINT', 'MERGE', 'SELF_TRADE', 'MARKET_REMAINDER', 'USER', 'ORDER_EXPIRED', 'ORDER_RESTED', 'ODD_SIZE_FILL', 'MATCHED_WITH_DUST']) {
+    for (const key of [
+      'TRANSFER', 'MINT', 'MERGE', 'SELF_TRADE', 'MARKET_REMAINDER', 'USER', 'ORDER_EXPIRED', 'ORDER_RESTED', 'ODD_SIZE_FILL', 'MATCHED_WITH_DUST',
+      'POST_ONLY_WOULD_CROSS', 'POST_ONLY_MADE', 'FOK_MATCHED', 'FOK_CANCELLED',
+    ]) {
       expect(seen.get(key) ?? 0).toBeGreaterThan(0);
     }
   });

@@ -17,6 +17,7 @@ import { createOrderRouters, type OrderChainPort, type OrderRouters } from '../.
 import { notCancellable } from '../../src/orders/cancel-orders';
 import type { PlaceOrderItem } from '../../src/orders/order.schema';
 import { createViemOrderChainPort } from '../../src/orders/viem-chain-port';
+import type { DeadManSwitch } from '../../src/temporal/heartbeat.client';
 import { buildOrder, signOrder, type MarketForSigning } from '../../src/signing';
 
 export const ACCOUNTS = devAccounts();
@@ -283,7 +284,7 @@ export function readOnlyKey(address: string): Record<string, string> {
 
 export async function startOrderHarness(
   db: () => Connection,
-  options: { balanceTtlMs?: number; matcher?: MarketMatcher; chainPort?: OrderChainPort; cancelPage?: number } = {},
+  options: { balanceTtlMs?: number; matcher?: MarketMatcher; chainPort?: OrderChainPort; cancelPage?: number; deadManSwitch?: DeadManSwitch } = {},
 ): Promise<OrderHarness> {
   const chain = new FakeChain();
   const matcher = new FakeMatcher(db);
@@ -312,6 +313,7 @@ export async function startOrderHarness(
     clock: () => clock.now ?? new Date(),
     balanceTtlMs: options.balanceTtlMs ?? 0,
     cancelPage: options.cancelPage,
+    deadManSwitch: options.deadManSwitch,
   });
   const app = createApp({ logger: createLogger({ level: 'silent' }), readiness: [], v1Routers: orders.routers });
   const server: Server = createServer(app);

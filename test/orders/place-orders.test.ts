@@ -34,6 +34,7 @@ describe('POST /v1/orders', () => {
     expect(res.body.results).toEqual([
       {
         order_hash: item.hash,
+        client_order_id: null,
         condition_id: market.condition_id,
         chain_id: 56,
         status: 'OPEN',

@@ -73,9 +73,9 @@ describe('private reads', () => {
       const res = await get(`/orders/${hashes[6]}`);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(
-        ['book_added_at', 'chain_id', 'condition_id', 'created_at', 'expiration', 'fee_rate_bps', 'order_hash', 'order_type', 'outcome', 'price', 'remaining_size', 'side', 'size', 'status', 'status_reason', 'token_id', 'updated_at'].sort(),
+        ['book_added_at', 'chain_id', 'client_order_id', 'condition_id', 'created_at', 'expiration', 'fee_rate_bps', 'order_hash', 'order_type', 'outcome', 'post_only', 'price', 'remaining_size', 'side', 'size', 'status', 'status_reason', 'token_id', 'updated_at'].sort(),
       );
-      expect(res.body).toMatchObject({ order_hash: hashes[6], size: '9', remaining_size: '9', status: 'OPEN', status_reason: null, book_added_at: null, expiration: '0' });
+      expect(res.body).toMatchObject({ order_hash: hashes[6], size: '9', remaining_size: '9', status: 'OPEN', status_reason: null, book_added_at: null, expiration: '0', client_order_id: null, post_only: false });
     });
 
     test('when the query is bad, then 422; an unknown chain is 404 NOT_FOUND; a malformed cursor is ignored', async () => {

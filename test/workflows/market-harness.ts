@@ -73,7 +73,8 @@ export interface OrderSpec {
   price: number;
   /** Whole or fractional shares as a decimal string. */
   size: string;
-  type?: 'LIMIT' | 'GTD' | 'MARKET';
+  type?: 'LIMIT' | 'GTD' | 'MARKET' | 'FOK';
+  postOnly?: boolean;
   expiration?: number;
   createdAt?: Date;
   /** The signed fee rate (default 0). */
@@ -97,7 +98,7 @@ export function orderRecord(market: MarketRef, spec: OrderSpec): OrderRecord {
     salt: String(orderCounter), maker: w, signer: w, taker: '0x0000000000000000000000000000000000000000', token_id: spec.outcome === 0 ? '1' : '2',
     maker_amount: makerAmount.toString(), taker_amount: takerAmount.toString(), expiration: String(spec.expiration ?? 0), nonce: '0',
     fee_rate_bps: spec.feeRateBps ?? 0, signature_type: 0, signature: '0x', reserved_units: reserveOf(spec.side, spec.price, sizeUnits, spec.feeRateBps ?? 0).toString(),
-    handoff: 'PENDING', applied_seq: 0, created_at: now, updated_at: now,
+    handoff: 'PENDING', applied_seq: 0, created_at: now, updated_at: now, ...(spec.postOnly ? { post_only: true } : {}),
   };
 }
 

@@ -33,6 +33,12 @@ import {
   placeOrdersBodySchema,
   placeOrdersResponseSchema,
   positionPageSchema,
+  balancesQuerySchema,
+  balancesResponseSchema,
+  candlesQuerySchema,
+  candlesResponseSchema,
+  heartbeatBodySchema,
+  heartbeatResponseSchema,
 } from './order.schemas';
 
 /**
@@ -155,6 +161,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       '/markets/{condition_id}/trades': {
         get: operation({ summary: 'Public trades (settled prints)', tier: 'L0', path: conditionPath, query: tradesQuerySchema, ok: { status: 200, schema: publicTradePageSchema, description: 'Page of Public trade' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND'] }),
       },
+      '/markets/{condition_id}/candles': {
+        get: operation({ summary: 'OHLCV candles of settled trades (YES prices), oldest first, at most 1,000', tier: 'L0', path: conditionPath, query: candlesQuerySchema, ok: { status: 200, schema: candlesResponseSchema, description: '{data: [candle]}; intervals without trades left out' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND'] }),
+      },
       '/auth/api-keys': {
         post: operation({ summary: 'Create an API key', tier: 'L1', body: createApiKeyBodySchema, ok: { status: 201, schema: issuedApiKeySchema, description: 'The secret is shown once' }, errors: ['VALIDATION_ERROR'] }),
         get: operation({ summary: 'List non-revoked API keys', tier: 'L1', ok: { status: 200, schema: apiKeyListSchema, description: '{data: [metadata]}' }, errors: ['VALIDATION_ERROR'] }),
@@ -184,7 +193,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         get: operation({ summary: 'One order of the wallet', tier: 'L2', permission: 'read', path: orderHashPath, ok: { status: 200, schema: orderRecordSchema, description: 'Order record' }, errors: ['VALIDATION_ERROR', 'ORDER_NOT_FOUND'] }),
       },
       '/orders/cancel': {
-        post: operation({ summary: 'Cancel by hashes, filter or all', tier: 'L2', permission: 'trade', body: cancelOrdersBodySchema, ok: { status: 200, schema: cancelOrdersResponseSchema, description: 'Cancelled and not cancelled' }, errors: ['VALIDATION_ERROR', 'SERVICE_DEGRADED'] }),
+        post: operation({ summary: 'Cancel by hashes, client_order_ids, filter or all', tier: 'L2', permission: 'trade', body: cancelOrdersBodySchema, ok: { status: 200, schema: cancelOrdersResponseSchema, description: 'Cancelled and not cancelled' }, errors: ['VALIDATION_ERROR', 'SERVICE_DEGRADED'] }),
       },
       '/orders/{order_hash}/cancel-onchain': {
         post: operation({ summary: 'Calldata to cancel an order on chain', tier: 'L2', permission: 'trade', path: orderHashPath, ok: { status: 200, schema: cancelOnchainResponseSchema, description: '{to, data, chain_id}' }, errors: ['VALIDATION_ERROR', 'ORDER_NOT_FOUND', 'ORDER_NOT_OPEN', 'ORDER_ALREADY_FILLED'] }),
@@ -194,6 +203,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       '/positions': {
         get: operation({ summary: "The wallet's CLOB positions", tier: 'L2', permission: 'read', query: listPositionsQuerySchema, ok: { status: 200, schema: positionPageSchema, description: 'Page of Position' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND'] }),
+      },
+      '/balances': {
+        get: operation({ summary: 'What the wallet holds, has reserved and can still commit, per collateral and token', tier: 'L2', permission: 'read', query: balancesQuerySchema, ok: { status: 200, schema: balancesResponseSchema, description: 'The numbers INSUFFICIENT_BALANCE is decided from' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND'] }),
+      },
+      '/heartbeat': {
+        post: operation({ summary: "Arm or reset the wallet's dead-man switch (timeout_s 5..300; 0 disarms)", tier: 'L2', permission: 'trade', body: heartbeatBodySchema, ok: { status: 200, schema: heartbeatResponseSchema, description: '{armed, expires_at}' }, errors: ['VALIDATION_ERROR'] }),
       },
     },
   };

@@ -56,6 +56,7 @@ export const placedOrderSchema = {
     fills: { type: 'array', maxItems: 0 },
     book_added_at: { type: 'null' },
     created_at: DATE_TIME,
+    client_order_id: { type: ['string', 'null'] },
   },
 } as const;
 
@@ -73,15 +74,17 @@ export const orderRecordSchema = {
   additionalProperties: false,
   required: [
     'order_hash', 'condition_id', 'chain_id', 'side', 'outcome', 'order_type', 'price', 'size', 'remaining_size', 'status', 'status_reason',
-    'token_id', 'fee_rate_bps', 'expiration', 'book_added_at', 'created_at', 'updated_at',
+    'token_id', 'fee_rate_bps', 'expiration', 'book_added_at', 'created_at', 'updated_at', 'client_order_id', 'post_only',
   ],
   properties: {
     order_hash: HEX32,
+    client_order_id: { type: ['string', 'null'], pattern: '^[A-Za-z0-9._:-]{1,64}$', description: 'The id the trader gave the order, null when none' },
+    post_only: { type: 'boolean', description: 'The order may only add liquidity (LIMIT and GTD)' },
     condition_id: HEX32,
     chain_id: CHAIN_ID,
     side: SIDE,
     outcome: OUTCOME,
-    order_type: { type: 'string', enum: ['LIMIT', 'MARKET', 'GTD'] },
+    order_type: { type: 'string', enum: ['LIMIT', 'MARKET', 'GTD', 'FOK'] },
     price: DECIMAL,
     size: DECIMAL,
     remaining_size: DECIMAL,
@@ -111,7 +114,11 @@ export const cancelOrdersResponseSchema = {
       items: {
         type: 'object',
         required: ['order_hash', 'error'],
-        properties: { order_hash: HEX32, error: inlineError.properties.error },
+        properties: {
+          order_hash: { type: ['string', 'null'], pattern: '^0x[0-9a-fA-F]{64}$', description: 'null for a client_order_id no order carries' },
+          client_order_id: { type: 'string', description: 'Set when the cancel named client_order_ids and no order carries this one' },
+          error: inlineError.properties.error,
+        },
       },
     },
   },
@@ -167,3 +174,63 @@ export const positionSchema = {
 export const orderPageSchema = pageSchema(orderRecordSchema);
 export const fillPageSchema = pageSchema(fillSchema);
 export const positionPageSchema = pageSchema(positionSchema);
+
+const AMOUNT = { ...DECIMAL, description: 'Decimal string in the asset\'s units' };
+export const balancesResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['collateral', 'tokens'],
+  properties: {
+    collateral: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['token', 'balance', 'allowance', 'reserved', 'available'],
+      properties: { token: ADDRESS, balance: AMOUNT, allowance: AMOUNT, reserved: AMOUNT, available: { ...AMOUNT, description: 'min(balance, allowance) - reserved: what new BUY orders may commit' } },
+    },
+    tokens: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['token_id', 'condition_id', 'outcome', 'balance', 'approved', 'reserved', 'available'],
+        properties: {
+          token_id: UINT_STRING, condition_id: HEX32, outcome: OUTCOME, balance: AMOUNT, approved: { type: 'boolean' }, reserved: AMOUNT,
+          available: { ...AMOUNT, description: 'balance (0 without approval) - reserved: what new SELL orders may commit' },
+        },
+      },
+    },
+  },
+} as const;
+
+export const heartbeatResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['armed', 'expires_at'],
+  properties: { armed: { type: 'boolean' }, expires_at: { type: ['string', 'null'], format: 'date-time' } },
+} as const;
+
+export const candlesResponseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['data'],
+  properties: {
+    data: {
+      type: 'array',
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['t', 'open', 'high', 'low', 'close', 'volume'],
+        properties: {
+          t: { type: 'integer', description: 'Interval start, unix seconds' },
+          open: DECIMAL, high: DECIMAL, low: DECIMAL, close: DECIMAL,
+          volume: { ...DECIMAL, description: 'Shares traded' },
+        },
+      },
+    },
+  },
+} as const;
+
+export { balancesQuerySchema } from '../../orders/read-balances';
+export { heartbeatBodySchema } from '../../orders/heartbeat.routes';
+export { candlesQuerySchema } from '../../candles/read-candles';

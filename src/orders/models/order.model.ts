@@ -19,7 +19,7 @@ const schema = new Schema<StoredOrderDocument>(
     market_key: { type: String, required: true },
     side: { type: String, required: true, enum: ['BUY', 'SELL'] },
     outcome: { type: Number, required: true, enum: [0, 1] },
-    order_type: { type: String, required: true, enum: ['LIMIT', 'MARKET', 'GTD'] },
+    order_type: { type: String, required: true, enum: ['LIMIT', 'MARKET', 'GTD', 'FOK'] },
     price: { type: String, required: true },
     price_ticks: { type: Number, required: true },
     size: { type: String, required: true },
@@ -42,6 +42,8 @@ const schema = new Schema<StoredOrderDocument>(
     fee_rate_bps: { type: Number, required: true },
     signature_type: { type: Number, required: true, enum: [0, 1] },
     signature: { type: String, required: true },
+    client_order_id: { type: String, default: null },
+    post_only: { type: Boolean, default: false },
     reserved_units: { type: String, required: true },
     handoff: { type: String, required: true, enum: ['PENDING', 'ACCEPTED'] },
     applied_seq: { type: Number, required: true },
@@ -58,6 +60,8 @@ sameAsId(schema, 'order_hash');
 schema.index({ wallet: 1, created_at: -1, order_hash: -1 });
 // Cancel-by-filter/all and reservation repair read the wallet's live orders.
 schema.index({ wallet: 1, status: 1 });
+// GET /v1/orders?client_order_id= and cancel by client_order_ids.
+schema.index({ wallet: 1, client_order_id: 1 });
 // The matcher's recovery re-sends orders whose hand-off is still PENDING.
 schema.index({ market_key: 1, handoff: 1 });
 

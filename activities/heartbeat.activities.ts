@@ -1,0 +1,23 @@
+import type { MatchingCollections } from '../src/matching/collections';
+import type { MarketRef } from '../src/matching/market-ids';
+
+/** What the dead-man switch reads: the wallet's orders still open, per market. */
+export function createHeartbeatActivities({ collections: c }: { collections: MatchingCollections }) {
+  return {
+    async openOrdersOfWallet(q: { wallet: string }): Promise<{ market: MarketRef; hashes: string[] }[]> {
+      const rows = await c.orders.find(
+        { wallet: q.wallet.toLowerCase(), status: { $in: ['OPEN', 'PARTIALLY_FILLED'] } },
+        { projection: { order_hash: 1, chain_id: 1, condition_id: 1, market_key: 1 } },
+      ).toArray();
+      const byMarket = new Map<string, { market: MarketRef; hashes: string[] }>();
+      for (const o of rows) {
+        const group = byMarket.get(o.market_key) ?? { market: { chain_id: o.chain_id, condition_id: o.condition_id }, hashes: [] };
+        group.hashes.push(o.order_hash);
+        byMarket.set(o.market_key, group);
+      }
+      return [...byMarket.values()];
+    },
+  };
+}
+
+export type HeartbeatActivities = ReturnType<typeof createHeartbeatActivities>;

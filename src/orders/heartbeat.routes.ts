@@ -1,0 +1,24 @@
+import { Router } from 'express';
+import type { DeadManSwitch } from '../temporal/heartbeat.client';
+import { compileSchema, validateOrThrow } from '../validation/ajv';
+import type { OrderEntryDeps } from './context';
+import { walletOf } from './request-wallet';
+
+/** 0 disarms; otherwise 5..300 seconds (decisions section 11). */
+export const heartbeatBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['timeout_s'],
+  properties: { timeout_s: { type: 'integer', anyOf: [{ const: 0 }, { minimum: 5, maximum: 300 }] } },
+} as const;
+const validateHeartbeatBody = compileSchema<{ timeout_s: number }>(heartbeatBodySchema);
+
+/** POST /v1/heartbeat: the wallet's dead-man switch. */
+export function heartbeatRoutes(deadManSwitch: DeadManSwitch, requireL2: OrderEntryDeps['requireL2']): Router {
+  const router = Router();
+  router.post('/heartbeat', requireL2('trade'), async (req, res) => {
+    const { timeout_s } = validateOrThrow(validateHeartbeatBody, req.body, 'body');
+    res.json(await deadManSwitch.beat(walletOf(req), timeout_s));
+  });
+  return router;
+}
