@@ -157,6 +157,11 @@ export const ENV_SPEC = {
   CHAIN_CONFIRMATIONS: { parse: nonNegativeInt, default: 1, description: 'Confirmations before a settlement is CONFIRMED' },
   REALTIME_PUSH_PORT: { parse: port, default: 0, description: 'Internal port where workers push realtime events to this API process (0: any free port)' },
   REALTIME_PUSH_URL: { parse: url, description: 'URL workers use to reach this API process\'s push port, when its listen address is not reachable as is (containers)' },
+  WORKER_METRICS_PORT: {
+    parse: port,
+    default: 9464,
+    description: 'Worker port serving /metrics (its own and the Temporal SDK\'s), /healthz and /readyz on HOST; 0: off (a port in use is logged and skipped)',
+  },
   LOCAL_DEV_CHAIN: {
     parse: bool,
     default: false,

@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io';
 import type { DeliveredEvent } from '../contracts/realtime-publisher';
 import type { Logger } from '../logging/logger';
+import { gatewayCuts } from '../metrics/metrics';
 import type { BookSnapshotReader } from './book-snapshot';
 import type { GatewayLimits } from './limits';
 import type { MarketRef } from './market-directory';
@@ -252,6 +253,7 @@ export class ConnectionSession {
    */
   kill(code: string, message: string): void {
     if (this.closed) return;
+    gatewayCuts.inc({ reason: code });
     this.logger.warn({ socket: this.socket.id, wallet: this.wallet, buffered: this.buffered(), code }, 'closing realtime connection');
     const conn = this.socket.conn as unknown as { writeBuffer: unknown[]; packetsFn: unknown[] };
     conn.writeBuffer = [];

@@ -18,6 +18,7 @@ import { startOnchainCancelWatch } from '../temporal/onchain-cancel.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
+import { observeGateway } from '../metrics/gateway-metrics';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -77,8 +78,8 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     rootRouters: buildRootRouters(modules),
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
-    attachGateway: (io) =>
-      attachGateway(io, {
+    attachGateway: async (io) =>
+      observeGateway(await attachGateway(io, {
         db,
         logger,
         consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token),
@@ -86,7 +87,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
         push: { host: config.HOST, port: config.REALTIME_PUSH_PORT, advertiseUrl: config.REALTIME_PUSH_URL },
         onEvent: createApiEventHook({ matcher, orders, logger }),
         keyStates: (keyIds) => modules.apiKeys.states(keyIds),
-      }),
+      })),
     readiness: [
       { name: 'mongodb', check: () => pingDatabase(db) },
       { name: 'temporal', check: () => pingTemporal(temporal.connection) },
