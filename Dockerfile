@@ -2,8 +2,8 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm install, not npm ci: the lock file lacks some platforms' optional packages (see .ci/run).
-RUN npm install --no-audit --no-fund
+# The lock file lists every platform's packages, so the image installs exactly it.
+RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 

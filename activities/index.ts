@@ -10,6 +10,7 @@ import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
 import { createChainWatcherActivities, type WatchChain } from './chain-watcher.activities';
 import { timed } from '../src/logging/stage-timings';
+import { activityDuration, secondsSince } from '../src/metrics/metrics';
 
 /** What activities may touch: they are the only place workflows reach Mongo, the chain or sockets. */
 export interface ActivityDeps {
@@ -53,11 +54,21 @@ export function createActivities(deps: ActivityDeps) {
   });
 }
 
-/** Each activity timed as stage `activity.{name}` (src/logging/stage-timings.ts). */
+/** Each activity timed as stage `activity.{name}` (src/logging/stage-timings.ts) and in predex_activity_duration_seconds. */
 function timedEach<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, run] of Object.entries(activities)) {
-    wrapped[name] = (...args: never[]) => timed(`activity.${name}`, () => run(...args));
+    wrapped[name] = async (...args: never[]) => {
+      const started = performance.now();
+      let outcome = 'failed';
+      try {
+        const result = await timed(`activity.${name}`, () => run(...args));
+        outcome = 'ok';
+        return result;
+      } finally {
+        activityDuration.observe({ activity: name, outcome }, secondsSince(started));
+      }
+    };
   }
   return wrapped as T;
 }

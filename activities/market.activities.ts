@@ -6,6 +6,7 @@
  * counters by $max.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { observeStep } from '../src/metrics/step-metrics';
 import type { mongo } from 'mongoose';
 import { holdLevelOf, type RealtimeEvent, type RealtimePublisher } from '../src/contracts/realtime-publisher';
 import type { HandoffHolder } from '../src/contracts/market-matcher';
@@ -202,6 +203,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
    * only when it wrote a fill or an order that was missing, and the answer says whether it did.
    */
   async function writeStep(batch: BatchWrite, options: { again?: boolean } = {}): Promise<StepOutcome & { again?: boolean }> {
+    const started = performance.now();
     const at = new Date(batch.at);
     const { market, decimals } = batch;
     const filter = { chain_id: market.chain_id, condition_id: market.condition_id };
@@ -357,6 +359,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       if (deliveries.get(marketKey) === delivered) deliveries.delete(marketKey);
     });
     await Promise.all([previous, markersDone]);
+    observeStep({ started, orders: touched.length, newFills, takerCreatedAt: options.again ? [] : fills.filter((f) => f.role === 'taker').map((f) => meta.get(f.order_hash)?.created_at) });
     return options.again ? { again: true } : {};
   }
 

@@ -4,6 +4,8 @@
  * recomputed sums) so retries never double-apply.
  */
 import { Context } from '@temporalio/activity';
+import { observeFillStatus } from '../src/metrics/settlement-metrics';
+import { settlementRounds } from '../src/metrics/metrics';
 import { holdLevelOf, type HoldLevel, type RealtimeEvent, type RealtimePublisher, type SpendLevel } from '../src/contracts/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import type { mongo } from 'mongoose';
@@ -278,6 +280,7 @@ export function createSettlementActivities({
   async function sendGroups(q: SendQuery, options: SubmitOptions = {}): Promise<{
     outcomes: Record<string, SendOutcome>; takerOf: Map<string, string>; exchange: string; trades: Map<string, SettlementTrade[] | string>;
   }> {
+    settlementRounds.inc({ attempt: q.attempt > 1 ? 'retry' : 'first' });
     const [trades, exchange] = await Promise.all([tradesOf(q.groups), exchangeOf(q.market)]);
     const takerOf = new Map<string, string>();
     for (const [batchId, list] of trades) if (typeof list !== 'string') takerOf.set(batchId, list[0].taker.order.order_hash.toLowerCase());
@@ -479,6 +482,7 @@ export function createSettlementActivities({
       ];
     }), { ordered: false }));
     const fills = await afterSteps('settle.fillsRead', () => findByIds(c.fills, fillIdsOf(tradeIds)));
+    observeFillStatus(q.status, fills, now);
     const printing = FINAL.includes(q.status) ? await afterSteps('settle.trades', () => writeTrades(fills)) : [];
     // Every confirmed fill, not only the prints of this write: a retry still folds what a lost attempt did not.
     if (q.status === 'CONFIRMED') await afterSteps('settle.candles', () => applyTrades(c.candles, confirmedTradesOf(fills)));

@@ -19,6 +19,8 @@ import { createMarketMatcherClient } from '../src/temporal/market-matcher.client
 import { workflowStackTraces } from '../src/temporal/workflow-stack-traces';
 import { WORKFLOW_BUNDLE_FILE, workflowCodeFor } from '../src/temporal/workflow-bundle';
 import { exitWithSupervisor } from '../src/supervisor/exit-with-supervisor';
+import { pingDatabase } from '../src/db/connect';
+import { sdkTelemetry, startWorkerMetrics } from '../src/metrics/worker-metrics';
 
 /**
  * The worker process: runs every workflow and activity on the service's task queue, and the
@@ -30,7 +32,8 @@ async function main(): Promise<void> {
   assertNoDevKeyOffEmbeddedChain(config);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'worker' });
   // The SDK logs its workflow bundling and state changes at INFO; keep them for debugging only.
-  Runtime.install({ logger: new DefaultLogger(config.LOG_LEVEL === 'trace' ? 'TRACE' : config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });
+  const sdk = await sdkTelemetry(config.WORKER_METRICS_PORT);
+  Runtime.install({ telemetryOptions: sdk.telemetryOptions, logger: new DefaultLogger(config.LOG_LEVEL === 'trace' ? 'TRACE' : config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });
   const stopTimings = startStageTimings(logger, config.STAGE_TIMINGS_S);
   const db = await databaseFromConfig(config, logger);
   const collections = matchingCollections(db);
@@ -74,12 +77,20 @@ async function main(): Promise<void> {
   const sweeper = startHandoffSweeper({ collections, matcher, logger });
   // The chain's watcher (docs/chain-watcher.md): started once, found running by every later start.
   await startChainWatcher(client, config.TEMPORAL_TASK_QUEUE, { chainId: config.CHAIN_ID, reorgDepth: config.CHAIN_CONFIRMATIONS });
+  const metrics = await startWorkerMetrics({
+    host: config.HOST, port: config.WORKER_METRICS_PORT, logger, sdk,
+    readiness: [
+      { name: 'mongodb', check: () => pingDatabase(db) },
+      { name: 'workers', check: async () => { if (worker.getState() !== 'RUNNING' || settlementWorker.getState() !== 'RUNNING') throw new Error('not polling'); } },
+    ],
+  });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, workflowStackTraces: workflowStackTraces(), prebuiltWorkflowBundle: code.prebuilt }, 'worker running');
   try {
     await Promise.all([worker.run(), settlementWorker.run()]);
   } finally {
     await sweeper.stop();
+    await metrics?.close();
     stopTimings();
   }
   await clientConnection.close();

@@ -4,6 +4,8 @@ import { correlationId } from './middleware/correlation-id';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { requestLog } from './middleware/request-log';
 import { healthRoutes, ReadinessCheck } from './health.routes';
+import { httpMetrics } from '../metrics/http-metrics';
+import { metricsRoutes } from '../metrics/metrics.routes';
 
 /** Largest JSON body accepted: 15 signed orders fit in a few KB; anything far larger is abuse. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -25,10 +27,12 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.use(correlationId);
+  app.use(httpMetrics());
   app.use(requestLog(deps.logger));
   if (deps.limitByIp) app.use(deps.limitByIp);
   app.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
   app.use(healthRoutes(deps.readiness));
+  app.use(metricsRoutes());
   const v1 = Router();
   for (const router of deps.v1Routers ?? []) v1.use(router);
   app.use('/v1', v1);

@@ -4,6 +4,7 @@
  * account's transactions go through one `OperatorSender`, so concurrent settlements from one
  * process reach the node in nonce order. The operator signs natively (src/signing/native-signing-account.ts).
  */
+import { timedChainFetch } from '../metrics/chain-fetch';
 import { createPublicClient, createWalletClient, defineChain, http, type Chain, type PublicClient, type WalletClient, type Account, type Transport } from 'viem';
 import { nativeSigningAccount } from '../signing/native-signing-account';
 import type { ChainPortConfig } from './chain-config';
@@ -30,7 +31,7 @@ export function chainOf(chainId: number, rpcUrl: string): Chain {
 
 export function transportOf(config: Pick<ChainPortConfig, 'rpcUrl' | 'requestTimeoutMs'>): Transport {
   // retryCount 0: the caller (activity retry policy) owns retries; a dead node fails fast as SERVICE_DEGRADED.
-  return http(config.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: config.requestTimeoutMs ?? 10_000 });
+  return http(config.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: config.requestTimeoutMs ?? 10_000, fetchFn: timedChainFetch });
 }
 
 export function createChainContext(config: ChainPortConfig): ChainContext {

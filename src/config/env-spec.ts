@@ -184,6 +184,11 @@ export const ENV_SPEC = {
     default: 80,
     description: 'Share of the API process\'s heap limit in use above which it refuses realtime handshakes and closes its newest connections until back under',
   },
+  WORKER_METRICS_PORT: {
+    parse: port,
+    default: 9464,
+    description: 'Worker port serving /metrics (its own and the Temporal SDK\'s), /healthz and /readyz on HOST; 0: off (a port in use is logged and skipped)',
+  },
   LOCAL_DEV_CHAIN: {
     parse: bool,
     default: false,

@@ -1,5 +1,6 @@
 import type { Socket } from 'socket.io';
 import type { Logger } from '../logging/logger';
+import { gatewayCuts } from '../metrics/metrics';
 import type { GatewayLimits } from './limits';
 import type { MarketFeed } from './market-feed';
 import { SharedMessage } from './shared-message';
@@ -249,6 +250,7 @@ export class ConnectionSession {
    */
   kill(code: string, message: string, keepQueued = false): void {
     if (this.closed) return;
+    gatewayCuts.inc({ reason: code });
     this.logger.warn({ socket: this.socket.id, wallet: this.wallet, buffered: this.buffered(), code }, 'closing realtime connection');
     if (!keepQueued) {
       const conn = this.socket.conn as unknown as { writeBuffer: unknown[]; packetsFn: unknown[] };

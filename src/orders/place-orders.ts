@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem';
+import { countOrderResults } from '../metrics/order-metrics';
 import type { MarketRef } from '../contracts/market-matcher';
 import type { OrderRecord } from '../contracts/order-record';
 import type { MarketRecord } from '../db/models/market.model';
@@ -87,7 +88,9 @@ export async function placeOrders(ctx: OrderContext, wallet: string, items: Plac
   } finally {
     for (const withdraw of arrivals.values()) withdraw();
   }
-  return { results: results.map((r) => r ?? reject('INTERNAL_ERROR')) };
+  const answered = results.map((r) => r ?? reject('INTERNAL_ERROR'));
+  countOrderResults(answered);
+  return { results: answered };
 }
 
 function loadMarkets(ctx: OrderContext, items: PlaceOrderItem[]): Promise<Map<string, MarketRecord>> {

@@ -19,6 +19,7 @@ import { createDeadManSwitch } from '../temporal/heartbeat.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
+import { observeGateway } from '../metrics/gateway-metrics';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -78,8 +79,8 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     rootRouters: buildRootRouters(modules),
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
-    attachGateway: (io) =>
-      attachGateway(io, {
+    attachGateway: async (io) =>
+      observeGateway(await attachGateway(io, {
         db,
         logger,
         consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token),
@@ -95,7 +96,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
           messageBurst: config.WS_MESSAGE_BURST,
           memoryShedFraction: config.WS_MEMORY_SHED_PERCENT / 100,
         },
-      }),
+      })),
     readiness: [
       { name: 'mongodb', check: () => pingDatabase(db) },
       { name: 'temporal', check: () => pingTemporal(temporal.connection) },

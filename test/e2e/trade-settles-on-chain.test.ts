@@ -24,6 +24,7 @@ import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect
 import { useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
 import { startSettlementWorker } from '../helpers/settlement-worker';
+import { sampleSum } from '../helpers/metric-samples';
 
 const E18 = 10n ** 18n;
 const SECRET = 'e2e-jwt-secret-0123456789abcdef-0123456789';
@@ -152,6 +153,8 @@ describe('a trade from HTTP to the chain', () => {
     const collateralOf = (a: Address) => client.readContract({ address: market.collateral_token, abi: collateralAbi, functionName: 'balanceOf', args: [a] });
     const tokenOf = (a: Address, id: bigint) => client.readContract({ address: market.conditional_tokens_address, abi: conditionalTokensAbi, functionName: 'balanceOf', args: [a, id] });
     const feesBefore = await collateralOf(operator.address);
+    const scrape = async () => (await fetch(`${api.url}/metrics`)).text();
+    const metricsBefore = await scrape();
 
     // Alice watches her private channel for the whole story.
     const aliceJwt = await jwtFor(alice.address);
@@ -220,6 +223,25 @@ describe('a trade from HTTP to the chain', () => {
 
     // The user channel told Alice every transition of her orders and fills, in order, and nothing of anyone else's.
     await eventually('last pushes', async () => (events.filter((e) => e.fill?.settlement_status === 'CONFIRMED').length >= 2 ? true : undefined));
+    // The metrics moved as the trade did: four orders accepted, two steps with a trade each, two
+    // trades' fills confirmed (four fills), latencies observed, chain calls and HTTP routes counted.
+    const metricsAfter = await scrape();
+    const moved = (name: string, labels: Record<string, string> = {}) => sampleSum(metricsAfter, name, labels) - sampleSum(metricsBefore, name, labels);
+    expect(moved('predex_orders_total', { outcome: 'accepted' })).toBe(4);
+    expect(moved('predex_http_requests_total', { method: 'POST', route: '/v1/orders', status: '200' })).toBe(4);
+    expect(moved('predex_http_request_duration_seconds_count', { method: 'GET', route: '/v1/orders/{order_hash}' })).toBeGreaterThanOrEqual(4);
+    expect(moved('predex_market_step_trades_total')).toBe(2);
+    expect(moved('predex_market_steps_total')).toBeGreaterThanOrEqual(2);
+    expect(moved('predex_order_post_to_matched_seconds_count')).toBe(2);
+    expect(moved('predex_settlement_fills_total', { status: 'CONFIRMED' })).toBe(4);
+    expect(moved('predex_fill_matched_to_settled_seconds_count', { status: 'CONFIRMED' })).toBe(4);
+    expect(moved('predex_settlement_rounds_total', { attempt: 'first' })).toBeGreaterThanOrEqual(1);
+    expect(moved('predex_settlement_rounds_total', { attempt: 'retry' })).toBe(0);
+    expect(moved('predex_chain_rpc_requests_total', { outcome: 'ok' })).toBeGreaterThan(0);
+    expect(moved('predex_activity_duration_seconds_count', { outcome: 'ok' })).toBeGreaterThan(0);
+    expect(sampleSum(metricsAfter, 'predex_gateway_connections')).toBe(1);
+    expect(sampleSum(metricsAfter, 'predex_gateway_subscriptions')).toBe(1);
+
     socket.disconnect();
     const story = (hash: string) =>
       events.filter((e) => e.type === 'order' && e.order?.order_hash === hash).map((e) => e.order!.status).filter((s, i, all) => i === 0 || s !== all[i - 1]);

@@ -1,6 +1,7 @@
 import type { Socket as NetSocket } from 'node:net';
 import type { Socket as ClientSocket } from 'socket.io-client';
 import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import { gatewayCuts } from '../../src/metrics/metrics';
 import { useTestDatabase } from '../helpers/test-database';
 import {
   BookWriter, CHAIN_ID, ClientBook, connected, eventually, GatewayServer, newPublisher, request, seedMarket, serversPerTest,
@@ -25,6 +26,9 @@ async function floodTrades(publisher: RealtimePublisher, condition_id: string, c
   }
 }
 
+/** predex_gateway_disconnects_total{reason="SLOW_CONSUMER"} so far. */
+const slowConsumerCuts = async () => (await gatewayCuts.get()).values.find((v) => v.labels.reason === 'SLOW_CONSUMER')?.value ?? 0;
+
 describe('realtime gateway: slow consumers and heartbeats', () => {
   const { db } = useTestDatabase('gw_bp');
   let publisher: RealtimePublisher;
@@ -42,6 +46,7 @@ describe('realtime gateway: slow consumers and heartbeats', () => {
 
   it('when a trades subscriber stops reading, then its queue stays bounded and it is cut with SLOW_CONSUMER', async () => {
     const server = await start({ limits: { softBufferedPackets: 8, maxBufferedPackets: 32, killGraceMs: 60_000 } });
+    const cutsBefore = await slowConsumerCuts();
     const market = await seedMarket(db());
     const socket = await open(server);
     let trades = 0;
@@ -76,6 +81,7 @@ describe('realtime gateway: slow consumers and heartbeats', () => {
     expect(goodbye).toEqual([{ code: 'SLOW_CONSUMER', message: expect.stringContaining('reads too slowly') }]);
     expect(reason).toBe('io server disconnect');
     expect(trades).toBeLessThan(flooded);
+    expect((await slowConsumerCuts()) - cutsBefore).toBe(1);
   });
 
   it('when a book subscriber falls behind, then its stale deltas are dropped and it gets a fresh snapshot that matches the stored book', async () => {
