@@ -7,7 +7,7 @@ import { createChainRegistry } from '../../src/markets/chains';
 import type { FillRecord } from '../../src/matching/collections';
 import type { MarketRecord } from '../../src/db/models';
 import { useTestDatabase } from '../helpers/test-database';
-import { call, type Harness, startHarness, TEST_CHAIN } from '../api/issue4-harness';
+import { call, type Harness, startHarness, TEST_CHAIN } from '../api/app-harness';
 import { createTestConditionPreparer } from '../api/test-condition-preparer';
 import type { mongo } from 'mongoose';
 

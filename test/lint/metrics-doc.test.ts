@@ -6,7 +6,7 @@ import { registry } from '../../src/metrics/metrics';
 const root = join(__dirname, '..', '..');
 
 describe('the metrics operators read', () => {
-  observeGateway({ stats: () => ({ connections: 0, subscriptions: 0, routes: 0, maxBufferedPackets: 0, eventsSeen: 0 }) });
+  observeGateway({ stats: () => ({ connections: 0, subscriptions: 0, routes: 0, maxBufferedPackets: 0, eventsSeen: 0, feeds: 0, seedReads: 0 }) });
   const names = () => registry.getMetricsAsJSON().then((all) => all.map((m) => m.name));
   const isProcessMetric = (name: string) => /^predex_(process|nodejs)_/.test(name);
 
