@@ -145,8 +145,8 @@ describe('the chain watcher', () => {
     expect(await expectCancelled(cancelled.hash, 'ONCHAIN_CANCEL', minedAt)).toBeLessThan(WITHIN_MS);
     await new Promise((r) => setTimeout(r, 1_500));
     await expectResting([kept.hash, honest.hash]);
-    // No per-order watch is started any more.
-    const watches = await stack.client.workflow.count(`WorkflowType="onchainCancelWorkflow"`);
+    // No per-order watch is started any more (other files of the run share the namespace: count this stack's queue).
+    const watches = await stack.client.workflow.count(`WorkflowType="onchainCancelWorkflow" AND TaskQueue="${stack.taskQueue()}"`);
     expect(watches.count).toBe(0);
   });
 
