@@ -407,7 +407,9 @@ async function main(): Promise<void> {
             beats.push(stats);
             log(`  heartbeats: ${stats.ok}/${stats.sent} answered 200 at ${String(stats.beats_per_s)}/s, ${stats.skipped} skipped (in-flight bound), p50 ${String(stats.p50_ms)} ms p99 ${String(stats.p99_ms)} ms` +
               `${stats.error_samples.length ? ` errors: ${stats.error_samples.join(' | ')}` : ''}`);
-            disarms.push(await disarmAll(service.api, wallets));
+            const disarm = await disarmAll(service.api, wallets);
+            disarms.push(disarm);
+            log(`  disarmed: ${disarm.ok}/${disarm.wallets} in ${String(disarm.seconds)} s${disarm.failed ? `, ${disarm.failed} failed` : ''}`);
           }
         }
         if (phase.matched_per_s !== null) (beating ? withBeats : without).push(phase.matched_per_s);

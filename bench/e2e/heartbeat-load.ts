@@ -89,6 +89,8 @@ export function startHeartbeats(api: string, wallets: HeartbeatWallet[], timeout
   const timer = setInterval(() => {
     const due = Math.min(limit, Math.floor(((performance.now() - t0) * wallets.length) / 1000));
     while (issued < due) {
+      // A disarm must reach every wallet: it waits for a slot where a beat is skipped.
+      if (options.once && inFlight.size >= maxInFlight) break;
       const wallet = wallets[issued % wallets.length];
       issued += 1;
       if (inFlight.size >= maxInFlight) skipped += 1;
@@ -123,7 +125,7 @@ export function startHeartbeats(api: string, wallets: HeartbeatWallet[], timeout
   return { stop: done };
 }
 
-/** Disarms every wallet's switch (one beat of timeout 0 each, spread over a second), so no switch fires later. */
+/** Disarms every wallet's switch (one beat of timeout 0 each, over a second or more), so no switch fires later. */
 export async function disarmAll(api: string, wallets: HeartbeatWallet[]): Promise<HeartbeatStats> {
   return startHeartbeats(api, wallets, 0, { once: true }).stop();
 }
