@@ -412,7 +412,8 @@ async function main(): Promise<void> {
             log(`  disarmed: ${disarm.ok}/${disarm.wallets} in ${String(disarm.seconds)} s${disarm.failed ? `, ${disarm.failed} failed` : ''}`);
           }
         }
-        if (phase.matched_per_s !== null) (beating ? withBeats : without).push(phase.matched_per_s);
+        // A run that matched nothing within its bound counts as 0/s, not as a missing run.
+        (beating ? withBeats : without).push(phase.matched_per_s ?? 0);
         await phaseDone(phase);
       }
       const withoutRate = round1(median(without));
