@@ -22,6 +22,10 @@
  * "Matched" = first user-channel event (order PARTIALLY_FILLED/MATCHED/FILLED, or a fill) on /v1/ws;
  * if the service publishes no user events, GET /v1/orders?status=filled polling (said in the output).
  *
+ * heartbeat load, after the rounds: the one-market closed loop of E2E_HEARTBEAT_ORDERS (4500) orders
+ *                without and with E2E_HEARTBEAT_WALLETS (1000) wallets POSTing /v1/heartbeat once a
+ *                second each (without, with, with, without; medians): `heartbeat_load_ratio`
+ *                = with / without. E2E_HEARTBEAT=0 skips it.
  * Scale with env vars: E2E_ROUNDS (3), E2E_ORDERS (1500), E2E_CLIENTS (8), E2E_BATCH (15),
  * E2E_SINGLES_ORDERS (60), E2E_BASELINE_ORDERS (40), E2E_LAT_SECONDS (20), E2E_ROUND_TIMEOUT_S (60, per phase),
  * E2E_BUDGET_S (420: no new round after that), E2E_SUSTAINED_ORDERS (3000), E2E_HALF_BURST (1; 0 skips that phase), E2E_LAT_RATE (orders/s; default
@@ -35,6 +39,7 @@ import { closedLoop, newPostStats, openLoop, sequential, type PostStats } from '
 import { MatchObserver } from './e2e/observer';
 import { batchPairStream, closedLoopStreams, pairStream, type SignedBenchOrder } from './e2e/orders';
 import { CpuMeter } from './e2e/cpu';
+import { disarmAll, heartbeatWallets, startHeartbeats, type HeartbeatStats } from './e2e/heartbeat-load';
 import { startService, ROOT, type Service } from './e2e/service';
 import { chainPortFor, createMarkets, devSecrets, E18, fundTraders, json, type BenchMarket, type Trader } from './e2e/setup';
 import { median, percentile, round1 } from './e2e/stats';
@@ -59,6 +64,13 @@ const SETTLE_WAIT_MS = int('E2E_SETTLE_WAIT_S', 120) * 1000;
 const SUSTAINED_ORDERS = int('E2E_SUSTAINED_ORDERS', 3000);
 /** No new round starts once this much of the run is spent (setup included); the latency phase still runs. */
 const BUDGET_MS = int('E2E_BUDGET_S', 420) * 1000;
+const HEARTBEAT = process.env.E2E_HEARTBEAT !== '0';
+const HEARTBEAT_WALLETS = int('E2E_HEARTBEAT_WALLETS', 1000);
+const HEARTBEAT_ORDERS = int('E2E_HEARTBEAT_ORDERS', 4500);
+/** Switch timeout of the load's beats: well above the beat interval, as a market maker sets it. */
+const HEARTBEAT_TIMEOUT_S = 30;
+/** The first beat of each wallet starts its workflow; the measurement starts once all have. */
+const HEARTBEAT_WARMUP_MS = 3_000;
 const RESULT_FILE = process.env.E2E_RESULT_FILE ? path.resolve(process.env.E2E_RESULT_FILE) : path.join(ROOT, 'bench', 'results', 'e2e.json');
 
 const log = (line: string) => process.stdout.write(`[e2e] ${line}\n`);
@@ -243,6 +255,7 @@ async function main(): Promise<void> {
   let settlementDrainBetween = null as { waited_s: number | null; still_settling: number } | null;
   let sustainedPhase = null as (PhaseResult & Record<string, unknown>) | null;
   let latencyHalfBurst = null as Record<string, unknown> | null;
+  let heartbeatLoad = null as Record<string, unknown> | null;
   try {
     service = await startService({ logLevel: process.env.E2E_LOG_LEVEL ?? 'warn' });
     if (service.child.pid !== undefined) meter = new CpuMeter(service.child.pid);
@@ -373,6 +386,54 @@ async function main(): Promise<void> {
       return waited;
     };
     settlementDrain = await drain('the rounds');
+    if (HEARTBEAT) {
+      const wallets = await heartbeatWallets(secrets.AUTH_JWT_SECRET, HEARTBEAT_WALLETS);
+      const without: number[] = [];
+      const withBeats: number[] = [];
+      const beats: HeartbeatStats[] = [];
+      const disarms: HeartbeatStats[] = [];
+      // Alternated so a shared machine's drift hits both alike; each run starts with settlement idle.
+      for (const [i, beating] of [false, true, true, false].entries()) {
+        await drain(`the ${i === 0 ? 'previous phases' : 'previous heartbeat-load run'}`);
+        const load = beating ? startHeartbeats(service.api, wallets, HEARTBEAT_TIMEOUT_S) : undefined;
+        if (load) await new Promise((r) => setTimeout(r, HEARTBEAT_WARMUP_MS));
+        const label = beating ? `one market, ${HEARTBEAT_WALLETS} wallets beating` : 'one market, no heartbeats';
+        let phase: PhaseResult;
+        try {
+          phase = await runClosed(service.api, observer, traders, [one], HEARTBEAT_ORDERS, BATCH, label, i + 1);
+        } finally {
+          if (load) {
+            const stats = await load.stop();
+            beats.push(stats);
+            log(`  heartbeats: ${stats.ok}/${stats.sent} answered 200 at ${String(stats.beats_per_s)}/s, ${stats.skipped} skipped (in-flight bound), p50 ${String(stats.p50_ms)} ms p99 ${String(stats.p99_ms)} ms` +
+              `${stats.error_samples.length ? ` errors: ${stats.error_samples.join(' | ')}` : ''}`);
+            const disarm = await disarmAll(service.api, wallets);
+            disarms.push(disarm);
+            log(`  disarmed: ${disarm.ok}/${disarm.wallets} in ${String(disarm.seconds)} s${disarm.failed ? `, ${disarm.failed} failed` : ''}`);
+          }
+        }
+        // A run that matched nothing within its bound counts as 0/s, not as a missing run.
+        (beating ? withBeats : without).push(phase.matched_per_s ?? 0);
+        await phaseDone(phase);
+      }
+      const withoutRate = round1(median(without));
+      const withRate = round1(median(withBeats));
+      heartbeatLoad = {
+        wallets: HEARTBEAT_WALLETS,
+        beat_interval_s: 1,
+        timeout_s: HEARTBEAT_TIMEOUT_S,
+        orders_per_run: HEARTBEAT_ORDERS,
+        matched_per_s_without: withoutRate,
+        matched_per_s_with: withRate,
+        ratio: withoutRate && withRate !== null ? Math.round((withRate / withoutRate) * 1000) / 1000 : null,
+        runs_without: without,
+        runs_with: withBeats,
+        heartbeats: beats,
+        disarms,
+      };
+      log(`heartbeat load: ${String(withRate)} matched/s with ${HEARTBEAT_WALLETS} wallets beating, ${String(withoutRate)} without (ratio ${String(heartbeatLoad.ratio)})`);
+      await drain('the heartbeat-load runs');
+    }
     sustainedPhase = await runSustained(service.api, observer, traders, one);
     phases.push(sustainedPhase);
     const sustained = (sustainedPhase.settled_per_s as number | null) ?? burst;
@@ -413,15 +474,20 @@ async function main(): Promise<void> {
     sustained_orders_per_s_one_market: (sustainedPhase?.settled_per_s as number | null | undefined) ?? null,
     p50_ms: (latency?.p50_ms as number | null | undefined) ?? null,
     p99_ms: (latency?.p99_ms as number | null | undefined) ?? null,
+    heartbeat_load_ratio: (heartbeatLoad?.ratio as number | null | undefined) ?? null,
+    orders_per_s_one_market_heartbeats: (heartbeatLoad?.matched_per_s_with as number | null | undefined) ?? null,
+    orders_per_s_one_market_no_heartbeats: (heartbeatLoad?.matched_per_s_without as number | null | undefined) ?? null,
     accepted_per_s_one_market: med('one market', 'accepted_per_s'),
     accepted_per_s_ten_markets: med('ten markets', 'accepted_per_s'),
     singles_concurrent_orders_per_s: med('singles (1 order/request, concurrent)', 'matched_per_s'),
     baseline_accepted_per_s: med('baseline (1 order/request, sequential)', 'accepted_per_s'),
     rates_are: 'medians over rounds; matched/s = orders seen matched / (last matched - first POST)',
-    targets: { orders_per_s_one_market: 500, p99_ms_at_half_load: 250 },
+    targets: { orders_per_s_one_market: 500, p99_ms_at_half_load: 250, heartbeat_load_ratio: 0.9 },
     matched_observed_via: matchedVia,
     sustained_means: 'orders settled on chain per second while a one-market closed loop of E2E_SUSTAINED_ORDERS keeps matching and settlement busy together: orders / (last settled - first POST)',
     latency_means: 'p50_ms and p99_ms: single-order requests (every order its own POST) at half the sustained one-market rate; latency_batched: the same rate in requests of `batch` orders, as the throughput phases send; latency_half_burst: single-order requests at half the median one-market matched rate, above what settlement keeps up with',
+    heartbeat_load_means: 'matched/s of the one-market closed loop (E2E_HEARTBEAT_ORDERS orders) while E2E_HEARTBEAT_WALLETS wallets each POST /v1/heartbeat once a second, over the same run without them; runs alternated without, with, with, without, medians',
+    heartbeat_load: heartbeatLoad,
     latency,
     latency_batched: latencyBatched,
     latency_half_burst: latencyHalfBurst,
@@ -460,6 +526,8 @@ function printTable(result: Record<string, unknown>, phases: PhaseResult[]): voi
     ['ten markets, accepted orders/s (median)', String(result.accepted_per_s_ten_markets)],
     ['singles, 1 order/request concurrent, matched/s', String(result.singles_concurrent_orders_per_s)],
     ['baseline, 1 order/request sequential, matched/s', String(result.baseline_orders_per_s)],
+    ['one market matched/s: no heartbeats / heartbeats', `${String(result.orders_per_s_one_market_no_heartbeats)} / ${String(result.orders_per_s_one_market_heartbeats)}`],
+    ['heartbeat load ratio (target >= 0.9)', String(result.heartbeat_load_ratio)],
     ['one market, sustained (settled on chain) orders/s', String(result.sustained_orders_per_s_one_market)],
     ['latency POST->matched p50 ms (half sustained load)', String(result.p50_ms)],
     ['latency POST->matched p99 ms (half sustained load)', String(result.p99_ms)],

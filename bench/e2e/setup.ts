@@ -91,6 +91,11 @@ export function chainPortFor(dataDir: string): ChainPort {
   });
 }
 
+/** A dev JWT for `address`, signed with DATA_DIR/dev-secrets.json's AUTH_JWT_SECRET (encoded). */
+export function devJwt(secret: Uint8Array, address: string): Promise<string> {
+  return new SignJWT({ wallet_address: address.toLowerCase() }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('12h').sign(secret);
+}
+
 /** Dev accounts 1..9 first (they hold native gas), then deterministic generated keys (funded with gas). */
 export function traderKeys(count: number): { address: Address; privateKey: Hex; needsGas: boolean }[] {
   const dev = devAccounts().slice(1);
@@ -129,8 +134,7 @@ export async function fundTraders(
         }));
       }
     }
-    const jwt = await new SignJWT({ wallet_address: key.address.toLowerCase() }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('12h').sign(secret);
-    traders.push({ address: key.address, privateKey: key.privateKey, role, jwt });
+    traders.push({ address: key.address, privateKey: key.privateKey, role, jwt: await devJwt(secret, key.address) });
   }
   return traders;
 }
