@@ -19,7 +19,12 @@ const probeArb = fc.record({
   side: fc.constantFrom('BUY' as const, 'SELL' as const),
   outcome: fc.constantFrom(0 as const, 1 as const),
   price: fc.integer({ min: 35, max: 65 }),
-  size: fc.oneof(fc.integer({ min: 1, max: 30 }).map((n) => BigInt(n) * LOT_SIZE), fc.bigInt({ min: LOT_SIZE, max: 30n * LOT_SIZE })),
+  // Small sizes weigh most so that enough FOK probes can fill whole against a 25-order book.
+  size: fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 1, max: 3 }).map((n) => BigInt(n) * LOT_SIZE) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 30 }).map((n) => BigInt(n) * LOT_SIZE) },
+    { weight: 1, arbitrary: fc.bigInt({ min: LOT_SIZE, max: 30n * LOT_SIZE }) },
+  ),
 });
 const capArb = fc.constantFrom(Number.POSITIVE_INFINITY, 1, 2, 3);
 
