@@ -31,7 +31,8 @@ export interface ApiServerDeps extends AppDeps {
 export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const app = createApp(deps);
   const http = createServer(app);
-  const io = new SocketServer(http, { ...deps.socketOptions, path: WS_PATH, serveClient: false });
+  // serveClient: the market page loads the browser client from here (`${WS_PATH}/socket.io.esm.min.js`), matching this server's version.
+  const io = new SocketServer(http, { ...deps.socketOptions, path: WS_PATH, serveClient: true });
   const gateway = deps.attachGateway ? await deps.attachGateway(io) : undefined;
   try {
     await new Promise<void>((resolve, reject) => {

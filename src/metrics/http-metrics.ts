@@ -7,8 +7,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { buildOpenApiDocument } from '../api/openapi/openapi-document';
 import { httpDuration, httpRequests, secondsSince } from './metrics';
 
-/** Paths outside /v1's document: health, metrics, docs and the operators' surface. */
-const ROOT_TEMPLATES = ['/healthz', '/readyz', '/metrics', '/docs', '/v1/openapi.json', '/admin/markets', '/admin/markets/{condition_id}/status'];
+/** Paths outside /v1's document: health, metrics, docs, the market page and the operators' surface. */
+const ROOT_TEMPLATES = [
+  '/healthz', '/readyz', '/metrics', '/docs', '/v1/openapi.json', '/admin/markets', '/admin/markets/{condition_id}/status',
+  '/', '/web-config.json', '/web/{file}',
+];
 
 interface Template {
   route: string;

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import type { Connection } from 'mongoose';
 import { buildRootRouters, buildV1Routers, createApiModules } from '../api/routes';
 import type { ReadinessCheck } from '../api/health.routes';
-import type { ApiServerDeps } from '../api/server';
+import { WS_PATH, type ApiServerDeps } from '../api/server';
 import { consumeWsToken } from '../auth/ws-tokens';
 import { jwtSettingsOf } from '../auth/jwt-settings';
 import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../gateway';
@@ -20,6 +20,7 @@ import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
+import { webRoutes, webSettingsOf } from '../web';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -76,7 +77,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
   const stopOrderMaintenance = orders.startMaintenance();
   return {
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
-    rootRouters: buildRootRouters(modules),
+    rootRouters: [...buildRootRouters(modules), webRoutes(webSettingsOf(config), WS_PATH)],
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
     attachGateway: async (io) =>

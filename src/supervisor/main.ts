@@ -87,6 +87,8 @@ async function main(): Promise<void> {
       });
       servers.push(temporal.process);
       temporalUi = temporal.uiUrl;
+      // The market page links each market's workflow there.
+      if (temporalUi) env.TEMPORAL_UI_URL ??= temporalUi;
       env.TEMPORAL_ADDRESS = temporal.address;
       log(`Temporal dev server on ${temporal.address}`);
     }
@@ -154,6 +156,7 @@ async function main(): Promise<void> {
     log('ready');
     log(`  API          ${apiUrl}/v1   (health: ${apiUrl}/readyz)`);
     log(`  WebSocket    ${apiUrl.replace('http', 'ws')}/v1/ws`);
+    log(`  market page  ${apiUrl}/`);
     log(`  chain RPC    ${env.CHAIN_RPC_URL ?? '(none)'}`);
     if (temporalUi) log(`  Temporal UI  ${temporalUi}`);
     log(`  data         ${dataDir}`);

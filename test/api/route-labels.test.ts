@@ -9,6 +9,13 @@ describe('HTTP metrics route labels', () => {
     expect(routeOf('/metrics')).toBe('/metrics');
   });
 
+  it('when the market page loads, then its files share one label', () => {
+    expect(routeOf('/')).toBe('/');
+    expect(routeOf('/web/app.js')).toBe('/web/{file}');
+    expect(routeOf('/web/style.css')).toBe('/web/{file}');
+    expect(routeOf('/web-config.json')).toBe('/web-config.json');
+  });
+
   it('when a path is unknown, then it shares one label: scanners cannot grow the series', () => {
     expect(routeOf('/wp-login.php')).toBe('other');
     expect(routeOf('/v1/orders/a/b/c')).toBe('other');

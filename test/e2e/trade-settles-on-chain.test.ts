@@ -4,40 +4,18 @@
  * funded wallets trade over HTTP, the market workflow matches, settlement sends `matchOrders` to
  * the local chain, and every view of the result agrees, to the wei.
  */
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { SignJWT } from 'jose';
 import { io as connectSocket } from 'socket.io-client';
-import { createPublicClient, http, type Address, type Hex } from 'viem';
-import { createActivities } from '../../activities';
-import { startApiServer, type RunningApi } from '../../src/api/server';
-import { startLocalChain, type LocalChain } from '../../src/chain';
+import { createPublicClient, http, type Address } from 'viem';
 import { collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
-import { loadConfig } from '../../src/config';
-import { freePort } from '../../src/embedded/free-port';
-import { createRealtimePublisher } from '../../src/gateway';
-import { createLogger } from '../../src/logging/logger';
 import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
-import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
-import { createChainSettlement } from '../../src/settlement/chain-settlement';
-import { buildOrder, signOrder } from '../../src/signing';
-import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';
-import { useTestDatabase } from '../helpers/test-database';
-import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
-import { startSettlementWorker } from '../helpers/settlement-worker';
+import { useTradingStack, type TradableMarket } from '../helpers/trading-stack';
 import { sampleSum } from '../helpers/metric-samples';
 
 const E18 = 10n ** 18n;
-const SECRET = 'e2e-jwt-secret-0123456789abcdef-0123456789';
-const ADMIN = 'e2e-admin-token-0123456789abcdef-0123456789';
 
-interface MarketView {
-  condition_id: string;
-  chain_id: number;
-  fee_rate_bps: number;
-  ctf_exchange_address: Address;
+interface MarketView extends TradableMarket {
   collateral_token: Address;
   conditional_tokens_address: Address;
-  tokens: { outcome: 0 | 1; token_id: string; decimals: number }[];
 }
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
@@ -51,93 +29,10 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
 }
 
 describe('a trade from HTTP to the chain', () => {
-  const database = useTestDatabase('e2e');
-  const logger = createLogger({ level: 'silent' });
-  let chain: LocalChain;
-  let temporal: TemporalHandle;
-  let composition: ApiComposition;
-  let api: RunningApi;
-  let worker: Worker;
-  let workerRun: Promise<void>;
-  let settlement: Awaited<ReturnType<typeof startSettlementWorker>> | undefined;
-
-  beforeAll(async () => {
-    chain = await startLocalChain({ port: await freePort(), chainId: 56, blockIntervalMs: 200 });
-    const config = loadConfig({
-      CHAIN_RPC_URL: chain.rpcUrl,
-      OPERATOR_PRIVATE_KEY: chain.operatorKey,
-      EXCHANGE_ADDRESS: chain.addresses.exchange,
-      COLLATERAL_ADDRESS: chain.addresses.collateral,
-      CONDITIONAL_TOKENS_ADDRESS: chain.addresses.conditionalTokens,
-      CHAIN_CONFIRMATIONS: '1',
-      TEMPORAL_TASK_QUEUE: uniqueTaskQueue('e2e'),
-      AUTH_JWT_SECRET: SECRET,
-      API_KEY_PEPPER: 'e2e-pepper-0123456789abcdef-0123456789ab',
-      ADMIN_TOKEN: ADMIN,
-      LOG_LEVEL: 'silent',
-    });
-    const db = database.db();
-    const chainPort = chainPortFromConfig(config);
-    const native = await NativeConnection.connect({ address: testTemporalAddress() });
-    const activities = createActivities({
-      db,
-      logger,
-      chain: createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS),
-      publisher: createRealtimePublisher({ db, logger }),
-      chainPollMs: 200,
-    });
-    worker = await Worker.create({
-      connection: native,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      workflowsPath: require.resolve('../../workflows'),
-      activities,
-    });
-    settlement = await startSettlementWorker(native, config.TEMPORAL_TASK_QUEUE, activities);
-    workerRun = worker.run();
-    temporal = await connectTemporal(testTemporalAddress(), 'default');
-    composition = await composeApi(config, { db, temporal, chain: chainPort, logger });
-    api = await startApiServer({ host: '127.0.0.1', port: 0, logger, ...composition });
-  }, 180_000);
-
-  afterAll(async () => {
-    await api?.close();
-    await composition?.close();
-    worker?.shutdown();
-    settlement?.worker.shutdown();
-    await workerRun;
-    await settlement?.done;
-    await temporal?.close();
-    await chain?.stop();
-  });
-
-  const jwtFor = (wallet: Address) =>
-    new SignJWT({ wallet_address: wallet }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(SECRET));
-
-  async function call(method: string, path: string, options: { jwt?: string; admin?: boolean; body?: unknown } = {}) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (options.jwt) headers.authorization = `Bearer ${options.jwt}`;
-    if (options.admin) headers['x-admin-token'] = ADMIN;
-    const res = await fetch(`${api.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  }
-
-  function signedItem(account: { address: Address; privateKey: Hex }, market: MarketView, o: { side: 'BUY' | 'SELL'; outcome: 0 | 1; price: string; size: string }) {
-    const built = buildOrder({
-      market: { exchange: market.ctf_exchange_address, chainId: market.chain_id, tokens: market.tokens, decimals: market.tokens[0].decimals, feeRateBps: market.fee_rate_bps },
-      maker: account.address,
-      ...o,
-    });
-    const signed = signOrder(built, account.privateKey);
-    const item = {
-      condition_id: market.condition_id, chain_id: market.chain_id, side: o.side, order_type: 'LIMIT', outcome: o.outcome, price: o.price, size: o.size,
-      salt: built.order.salt.toString(), signer: account.address, taker: built.order.taker, token_id: built.order.tokenId.toString(),
-      maker_amount: built.order.makerAmount.toString(), taker_amount: built.order.takerAmount.toString(), expiration: '0', nonce: '0',
-      fee_rate_bps: market.fee_rate_bps, signature_type: 0, signature: signed.signature,
-    };
-    return { item, hash: signed.orderHash };
-  }
+  const stack = useTradingStack('e2e');
 
   it('when funded wallets mint and then transfer over HTTP, then the chain, the user channel, fills, orders, positions, book and ticker all agree', async () => {
+    const { api, chain, config, call, jwtFor, signedItem } = stack();
     const [operator, alice, bob, carol] = chain.accounts;
     const client = createPublicClient({ transport: http(chain.rpcUrl) });
     const created = await call('POST', '/admin/markets', { admin: true, body: { question: 'Will the e2e test pass?', end_date: '2030-01-01T00:00:00Z', fee_rate_bps: 100 } });
@@ -145,10 +40,7 @@ describe('a trade from HTTP to the chain', () => {
     const market = created.body as unknown as MarketView;
     const yes = BigInt(market.tokens.find((t) => t.outcome === 1)!.token_id);
     const no = BigInt(market.tokens.find((t) => t.outcome === 0)!.token_id);
-    const port = chainPortFromConfig(loadConfig({
-      CHAIN_RPC_URL: chain.rpcUrl, OPERATOR_PRIVATE_KEY: chain.operatorKey, EXCHANGE_ADDRESS: chain.addresses.exchange,
-      COLLATERAL_ADDRESS: chain.addresses.collateral, CONDITIONAL_TOKENS_ADDRESS: chain.addresses.conditionalTokens,
-    }));
+    const port = chainPortFromConfig(config);
     for (const trader of [alice, bob, carol]) await port.fundWallet(trader.address, 100n * E18, { privateKey: trader.privateKey });
     const collateralOf = (a: Address) => client.readContract({ address: market.collateral_token, abi: collateralAbi, functionName: 'balanceOf', args: [a] });
     const tokenOf = (a: Address, id: bigint) => client.readContract({ address: market.conditional_tokens_address, abi: conditionalTokensAbi, functionName: 'balanceOf', args: [a, id] });
