@@ -13,6 +13,10 @@ export function createHeartbeatActivities({ collections: c, heartbeats }: { coll
     async switchEnded(q: { wallet: string }): Promise<void> {
       await heartbeats.markEnded(q.wallet, Date.now());
     },
+    /** A fresh run is armed: the wallet's last end is no longer news to the API processes. */
+    async switchArmed(q: { wallet: string }): Promise<void> {
+      await heartbeats.markArmed(q.wallet);
+    },
     async openOrdersOfWallet(q: { wallet: string }): Promise<{ market: MarketRef; hashes: string[] }[]> {
       const rows = await c.orders.find(
         { wallet: q.wallet.toLowerCase(), status: { $in: ['OPEN', 'PARTIALLY_FILLED'] } },

@@ -49,6 +49,7 @@ export async function heartbeatWorkflow(input: HeartbeatInput): Promise<Heartbea
   setHandler(heartbeatSignal, (beat) => {
     pending.push(beat);
   });
+  if (input.deadline === undefined && patched(STORED_BEATS)) await local.switchArmed({ wallet: input.wallet });
   for (;;) {
     for (const beat of pending.splice(0)) {
       beats += 1;

@@ -21,6 +21,7 @@ function countingStore() {
     },
     lastBeatOf: async (w) => beatAt.get(w) ?? null,
     markEnded: async (w, at) => void endedAt.set(w, at),
+    markArmed: async (w) => void endedAt.delete(w),
   };
   return { store, beatAt, endedAt, counts, failOnce: () => { failNext = true; } };
 }

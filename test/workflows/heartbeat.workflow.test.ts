@@ -1,4 +1,4 @@
-import { createHeartbeatStore, heartbeatsCollection } from '../../src/heartbeat/beat-store';
+import { createHeartbeatStore, heartbeatBucketOf, heartbeatsCollection } from '../../src/heartbeat/beat-store';
 import { createDeadManSwitch, type BufferedDeadManSwitch, type SwitchSignals } from '../../src/heartbeat/dead-man-switch';
 import { createSwitchSignals, heartbeatWorkflowId } from '../../src/temporal/heartbeat.client';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
@@ -40,7 +40,7 @@ describe('dead-man switch (heartbeat workflow)', () => {
     return { dms, signals: sent };
   }
   const statusOf = async (hash: string) => (await h.collections.orders.findOne({ order_hash: hash }))?.status;
-  const endedAt = async (owner: string) => (await heartbeatsCollection(db()).findOne({ _id: owner.toLowerCase() }))?.ended_at;
+  const endedAt = async (owner: string) => (await heartbeatsCollection(db()).findOne({ _id: heartbeatBucketOf(owner.toLowerCase()) }))?.ended?.[owner.toLowerCase()];
   /** Two markets with resting orders of `owner`, and one of someone else. */
   async function restingOrders(owner: string) {
     const [m1, m2] = [newMarket(), newMarket()];
