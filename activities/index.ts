@@ -5,6 +5,7 @@ import type { Logger } from '../src/logging/logger';
 import { matchingCollections } from '../src/matching/collections';
 import { createStepPriority } from '../src/matching/step-priority';
 import { UNCONFIGURED_CHAIN, type SettlementChain } from '../src/settlement/settlement-chain';
+import { createHeartbeatStore, heartbeatsCollection } from '../src/heartbeat/beat-store';
 import { createHeartbeatActivities } from './heartbeat.activities';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
@@ -45,7 +46,7 @@ export function createActivities(deps: ActivityDeps) {
   // One for the process: settlement's commands wait for the market steps of this worker.
   const priority = createStepPriority({ maxWaitMs: deps.settlementYieldMs ?? 0 });
   return timedEach({
-    ...createHeartbeatActivities({ collections }),
+    ...createHeartbeatActivities({ collections, heartbeats: createHeartbeatStore(heartbeatsCollection(deps.db)) }),
     ...createMarketActivities({ collections, publisher, logger: deps.logger, handoffs: deps.handoffs, priority }),
     ...createSettlementActivities({
       collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs, priority,

@@ -15,6 +15,7 @@ import { createRealtimePublisher } from '../src/gateway';
 import { createChainSettlement } from '../src/settlement/chain-settlement';
 import { startChainWatcher } from '../src/temporal/chain-watcher.client';
 import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';
+import { heartbeatTaskQueue } from '../src/temporal/heartbeat.client';
 import { createMarketMatcherClient } from '../src/temporal/market-matcher.client';
 import { workflowStackTraces } from '../src/temporal/workflow-stack-traces';
 import { WORKFLOW_BUNDLE_FILE, workflowCodeFor } from '../src/temporal/workflow-bundle';
@@ -23,8 +24,9 @@ import { pingDatabase } from '../src/db/connect';
 import { sdkTelemetry, startWorkerMetrics } from '../src/metrics/worker-metrics';
 
 /**
- * The worker process: runs every workflow and activity on the service's task queue, and the
- * hand-off sweeper that re-sends orders whose hand-off to their market workflow was lost.
+ * The worker process: runs every workflow and activity on the service's task queue (settlement's
+ * activities and the dead-man switches on queues of their own), and the hand-off sweeper that
+ * re-sends orders whose hand-off to their market workflow was lost.
  */
 async function main(): Promise<void> {
   exitWithSupervisor();
@@ -74,6 +76,14 @@ async function main(): Promise<void> {
     activities,
     maxConcurrentActivityTaskExecutions: config.SETTLEMENT_ACTIVITY_SLOTS,
   });
+  // The dead-man switches, on their own queue: their timers and arms never wait behind market steps.
+  const heartbeatWorker = await Worker.create({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: heartbeatTaskQueue(config.TEMPORAL_TASK_QUEUE),
+    ...(code.prebuilt ? { workflowBundle: code.workflowBundle } : { workflowsPath: code.workflowsPath }),
+    activities,
+  });
   const sweeper = startHandoffSweeper({ collections, matcher, logger });
   // The chain's watcher (docs/chain-watcher.md): started once, found running by every later start.
   await startChainWatcher(client, config.TEMPORAL_TASK_QUEUE, { chainId: config.CHAIN_ID, reorgDepth: config.CHAIN_CONFIRMATIONS });
@@ -81,13 +91,13 @@ async function main(): Promise<void> {
     host: config.HOST, port: config.WORKER_METRICS_PORT, logger, sdk,
     readiness: [
       { name: 'mongodb', check: () => pingDatabase(db) },
-      { name: 'workers', check: async () => { if (worker.getState() !== 'RUNNING' || settlementWorker.getState() !== 'RUNNING') throw new Error('not polling'); } },
+      { name: 'workers', check: async () => { if ([worker, settlementWorker, heartbeatWorker].some((w) => w.getState() !== 'RUNNING')) throw new Error('not polling'); } },
     ],
   });
   // Worker.run handles SIGINT/SIGTERM itself: it stops polling, lets running tasks finish, resolves.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, workflowStackTraces: workflowStackTraces(), prebuiltWorkflowBundle: code.prebuilt }, 'worker running');
   try {
-    await Promise.all([worker.run(), settlementWorker.run()]);
+    await Promise.all([worker.run(), settlementWorker.run(), heartbeatWorker.run()]);
   } finally {
     await sweeper.stop();
     await metrics?.close();

@@ -41,6 +41,8 @@ export async function heartbeatWallets(jwtSecret: string, count: number): Promis
 export interface HeartbeatLoad {
   /** Stops sending, waits for the beats in flight, and says what was sent. */
   stop(): Promise<HeartbeatStats>;
+  /** Resolves when every wallet has had a beat answered 200 (its switch armed), or at `timeoutMs`: seconds taken, null if not all. */
+  allArmed(timeoutMs: number): Promise<number | null>;
 }
 
 /**
@@ -59,6 +61,9 @@ export function startHeartbeats(api: string, wallets: HeartbeatWallet[], timeout
   let failed = 0;
   let skipped = 0;
   const t0 = performance.now();
+  const answered = new Set<string>();
+  let armedAt: number | undefined;
+  let onArmed = () => {};
 
   const beat = (wallet: HeartbeatWallet) => {
     const start = performance.now();
@@ -67,6 +72,11 @@ export function startHeartbeats(api: string, wallets: HeartbeatWallet[], timeout
         if (res.status === 200) {
           ok += 1;
           requestMs.push(performance.now() - start);
+          answered.add(wallet.address);
+          if (armedAt === undefined && answered.size === wallets.length) {
+            armedAt = performance.now();
+            onArmed();
+          }
           return;
         }
         failed += 1;
@@ -122,7 +132,19 @@ export function startHeartbeats(api: string, wallets: HeartbeatWallet[], timeout
       error_samples: errors,
     };
   };
-  return { stop: done };
+  const allArmed = async (timeoutMs: number): Promise<number | null> => {
+    if (armedAt === undefined) {
+      await new Promise<void>((resolve) => {
+        const timeout = setTimeout(resolve, timeoutMs);
+        onArmed = () => {
+          clearTimeout(timeout);
+          resolve();
+        };
+      });
+    }
+    return armedAt === undefined ? null : round1((armedAt - t0) / 1000);
+  };
+  return { stop: done, allArmed };
 }
 
 /** Disarms every wallet's switch (one beat of timeout 0 each, over a second or more), so no switch fires later. */

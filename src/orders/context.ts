@@ -7,7 +7,7 @@ import type { Logger } from '../logging/logger';
 import { BalanceCache, DEFAULT_BALANCE_TTL_MS } from './balance-cache';
 import { ClientOrderIds } from './client-order-ids';
 import type { OrderChainPort } from './chain-port';
-import type { DeadManSwitch } from '../temporal/heartbeat.client';
+import type { DeadManSwitch } from '../heartbeat/dead-man-switch';
 import { IdempotencyStore } from './idempotency';
 import { MarketRecordCache } from './market-record-cache';
 import { createPlacementWrites, type PlacementWrites } from './placement-writes';

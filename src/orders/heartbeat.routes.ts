@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { DeadManSwitch } from '../temporal/heartbeat.client';
+import type { DeadManSwitch } from '../heartbeat/dead-man-switch';
 import { compileSchema, validateOrThrow } from '../validation/ajv';
 import type { OrderEntryDeps } from './context';
 import { walletOf } from './request-wallet';

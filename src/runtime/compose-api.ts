@@ -15,7 +15,9 @@ import { pingTemporal, TemporalHandle } from '../temporal/connect';
 import { createMarketMatcherClient } from '../temporal/market-matcher.client';
 import { createWorkflowMarketStatusChanger } from '../temporal/market-status-changer';
 import { createMarketModel, type MarketRecord } from '../db/models';
-import { createDeadManSwitch } from '../temporal/heartbeat.client';
+import { createHeartbeatStore, heartbeatsCollection } from '../heartbeat/beat-store';
+import { createDeadManSwitch } from '../heartbeat/dead-man-switch';
+import { createSwitchSignals, heartbeatTaskQueue } from '../temporal/heartbeat.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
@@ -65,6 +67,11 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     const seeded = await modules.seedDemoMarket();
     logger.info({ prepared, seeded }, 'dev chain: market conditions prepared');
   }
+  const deadManSwitch = createDeadManSwitch({
+    signals: createSwitchSignals(temporal.client, heartbeatTaskQueue(config.TEMPORAL_TASK_QUEUE)),
+    store: createHeartbeatStore(heartbeatsCollection(db)),
+    logger,
+  });
   const orders = createOrderRouters({
     connection: db,
     matcher,
@@ -72,7 +79,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     requireL2: (permission) => modules.guards.requireL2(permission),
     logger,
     chainIds: [config.CHAIN_ID],
-    deadManSwitch: createDeadManSwitch(temporal.client, config.TEMPORAL_TASK_QUEUE),
+    deadManSwitch,
   });
   const stopOrderMaintenance = orders.startMaintenance();
   return {
@@ -105,6 +112,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     ],
     close: async () => {
       stopOrderMaintenance();
+      await deadManSwitch.close();
       await modules.close();
     },
   };

@@ -17,7 +17,7 @@ import { createOrderRouters, type OrderChainPort, type OrderRouters } from '../.
 import { notCancellable } from '../../src/orders/cancel-orders';
 import type { PlaceOrderItem } from '../../src/orders/order.schema';
 import { createViemOrderChainPort } from '../../src/orders/viem-chain-port';
-import type { DeadManSwitch } from '../../src/temporal/heartbeat.client';
+import type { DeadManSwitch } from '../../src/heartbeat/dead-man-switch';
 import { buildOrder, signOrder, type MarketForSigning } from '../../src/signing';
 
 export const ACCOUNTS = devAccounts();

@@ -1,4 +1,4 @@
-import type { DeadManSwitch } from '../../src/temporal/heartbeat.client';
+import type { DeadManSwitch } from '../../src/heartbeat/dead-man-switch';
 import { useTestDatabase } from '../helpers/test-database';
 import { ALICE, asWallet, call, readOnlyKey, startOrderHarness, type OrderHarness } from './harness';
 
