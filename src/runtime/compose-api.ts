@@ -20,6 +20,7 @@ import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
+import { composeTradeRouters } from './compose-trade';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -76,7 +77,7 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
   const stopOrderMaintenance = orders.startMaintenance();
   return {
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
-    rootRouters: buildRootRouters(modules),
+    rootRouters: [...buildRootRouters(modules), ...composeTradeRouters(modules, { db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE })],
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
     attachGateway: async (io) =>
