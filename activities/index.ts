@@ -10,6 +10,9 @@ import { createHeartbeatActivities } from './heartbeat.activities';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
 import { createChainWatcherActivities, type WatchChain } from './chain-watcher.activities';
+import { createTradeTxActivities } from './trade-tx.activities';
+import type { DecodePoolTrades } from '../src/trade/pool-trades-port';
+import type { TradeTxChain } from '../src/trade/trade-tx-chain';
 import { timed } from '../src/logging/stage-timings';
 import { activityDuration, secondsSince } from '../src/metrics/metrics';
 
@@ -31,10 +34,18 @@ export interface ActivityDeps {
   watchedChain?: () => WatchChain;
   /** Longest wait of a settlement database command for this process's market steps, ms (0 or unset: none). */
   settlementYieldMs?: number;
+  /** What saved transactions' workflows read (tradeTxChainOf(chain port)); unset: their receipt reads fail and are retried. */
+  tradeTxChain?: () => TradeTxChain;
+  /** Pool events of saved transactions (the AMM venue's decoder); unset: none. */
+  decodePoolTrades?: DecodePoolTrades;
 }
 
 const noWatchedChain = (): WatchChain => {
   throw new Error('no chain configured for the chain watcher');
+};
+
+const noTradeTxChain = (): TradeTxChain => {
+  throw new Error('no chain configured for saved transactions');
 };
 
 export const NO_PUBLISHER: RealtimePublisher = { publish: () => Promise.resolve() };
@@ -52,6 +63,7 @@ export function createActivities(deps: ActivityDeps) {
       collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs, priority,
     }),
     ...createChainWatcherActivities({ collections, logger: deps.logger, chain: deps.watchedChain ?? noWatchedChain }),
+    ...createTradeTxActivities({ db: deps.db, publisher, chain: deps.tradeTxChain ?? noTradeTxChain, decodePoolTrades: deps.decodePoolTrades }),
   });
 }
 

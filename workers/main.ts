@@ -13,6 +13,7 @@ import { databaseFromConfig } from '../src/runtime/database-from-config';
 import { temporalAddressOf } from '../src/runtime/endpoints';
 import { createRealtimePublisher } from '../src/gateway';
 import { createChainSettlement } from '../src/settlement/chain-settlement';
+import { tradeTxChainOf } from '../src/trade/trade-tx-chain';
 import { startChainWatcher } from '../src/temporal/chain-watcher.client';
 import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';
 import { heartbeatTaskQueue } from '../src/temporal/heartbeat.client';
@@ -50,8 +51,10 @@ async function main(): Promise<void> {
   // The sweeper's hand-offs: held by a market's workflow while it continues as new, like the API's.
   const matcher = createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE);
   const watchedChain = watchChainOf(chainPort);
+  const tradeTxChain = tradeTxChainOf(chainPort);
   const activities = createActivities({
     db, logger, chain, publisher, handoffs: matcher, settlementYieldMs: config.SETTLEMENT_YIELD_MS, watchedChain: () => watchedChain,
+    tradeTxChain: () => tradeTxChain,
   });
   // The bundle `npm run build` made, if it still matches the workflow files (src/temporal/workflow-bundle.ts).
   const code = workflowCodeFor(require.resolve('../workflows'), join(__dirname, '..', WORKFLOW_BUNDLE_FILE));

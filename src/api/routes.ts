@@ -1,13 +1,15 @@
 import type { RequestHandler, Router } from 'express';
 import type { Connection } from 'mongoose';
 import { adminRoutes } from '../admin/admin.routes';
+import { platformKeysRoutes } from '../admin/platform-keys.routes';
+import { createPlatformKeyService, PlatformKeyService } from '../auth/platform-keys';
 import { authRoutes } from '../auth/auth.routes';
 import { AuthGuards, createAuthGuards } from '../auth/auth.middleware';
 import { ApiKeyService, createApiKeyService } from '../auth/api-keys';
 import { ApiKeyUsageTracker, createApiKeyUsageTracker } from '../auth/api-key-usage';
 import { createJwtVerifier, JwtVerifierOptions } from '../auth/jwt-verifier';
 import type { WsTokenDeps } from '../auth/ws-tokens';
-import { createApiKeyModel, createWsTokenModel, createWsTokenUseModel } from '../db/models';
+import { createApiKeyModel, createPlatformKeyModel, createWsTokenModel, createWsTokenUseModel } from '../db/models';
 import type { Logger } from '../logging/logger';
 import type { ChainRegistry } from '../markets/chains';
 import type { ConditionPreparer } from '../markets/condition-preparer';
@@ -43,6 +45,8 @@ export interface ApiModules {
   store: MarketStore;
   guards: AuthGuards;
   apiKeys: ApiKeyService;
+  /** Partner apps' keys for the /trade API. */
+  platformKeys: PlatformKeyService;
   usage: ApiKeyUsageTracker;
   wsTokens: WsTokenDeps;
   statusChanger: MarketStatusChanger;
@@ -59,6 +63,7 @@ export function createApiModules(deps: ApiModulesDeps): ApiModules {
   const store = createMarketStore(deps.db);
   const apiKeyModel = createApiKeyModel(deps.db);
   const apiKeys = createApiKeyService({ model: apiKeyModel, pepper: deps.apiKeyPepper });
+  const platformKeys = createPlatformKeyService({ model: createPlatformKeyModel(deps.db), pepper: deps.apiKeyPepper });
   const usage = createApiKeyUsageTracker({ model: apiKeyModel, logger: deps.logger, flushIntervalMs: deps.apiKeyUsageFlushMs });
   usage.start();
   const guards = createAuthGuards({ jwt: createJwtVerifier(deps.jwt), apiKeys, usage, limitByWallet: deps.limitByWallet });
@@ -69,6 +74,7 @@ export function createApiModules(deps: ApiModulesDeps): ApiModules {
     store,
     guards,
     apiKeys,
+    platformKeys,
     usage,
     wsTokens,
     statusChanger,
@@ -98,6 +104,7 @@ export function buildRootRouters(modules: ApiModules): Router[] {
         preparerFor: modules.deps.preparerFor,
         statusChanger: modules.statusChanger,
       }),
+      platformKeysRoutes({ adminToken: modules.deps.adminToken, platformKeys: modules.platformKeys }),
     );
   }
   return routers;

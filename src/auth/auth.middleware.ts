@@ -5,6 +5,7 @@ import { ALL_PERMISSIONS, AuthContext } from './auth-context';
 import type { ApiKeyService } from './api-keys';
 import type { ApiKeyUsageTracker } from './api-key-usage';
 import type { JwtVerifier } from './jwt-verifier';
+import { hasPlatformHeaders } from './platform-key.guard';
 
 export interface AuthGuardDeps {
   jwt: JwtVerifier;
@@ -44,6 +45,7 @@ function presented(req: Request): Presented {
     if (!keyId || !secret) throw new AppError('AUTH_INVALID', 'Both fs-api-key and fs-api-secret are required');
     return { kind: 'api_key', keyId, secret };
   }
+  if (hasPlatformHeaders(req)) throw new AppError('FORBIDDEN', 'A platform key is no trader credential; use a JWT or an API key');
   return { kind: 'none' };
 }
 

@@ -7,7 +7,7 @@ export type DeliveredEvent =
   | { channel: 'book'; chain_id: number; condition_id: string; payload: { type: 'delta'; seq: number; changes: { side: 'bid' | 'ask'; price: string; remainingSize: string }[] } }
   | { channel: 'ticker'; chain_id: number; condition_id: string; payload: Record<string, unknown> }
   | { channel: 'trades'; chain_id: number; condition_id: string; payload: Record<string, unknown> }
-  | { channel: 'user'; wallet: string; payload: { type: 'order'; order: Record<string, unknown> } | { type: 'fill'; fill: Record<string, unknown> } };
+  | { channel: 'user'; wallet: string; payload: { type: 'order'; order: Record<string, unknown> } | { type: 'fill'; fill: Record<string, unknown> } | { type: 'trade_tx'; trade_tx: Record<string, unknown> } };
 
 /**
  * What an order reserves after a write of the matcher or of settlement (`reserved_units`, with

@@ -14,6 +14,7 @@ export const ERROR_TABLE = {
   VALIDATION_ERROR: { status: 422, retryable: false, message: 'Request failed validation' },
   MARKET_NOT_ACTIVE: { status: 422, retryable: false, message: 'Market is not open for trading' },
   MARKET_NOT_CLOB: { status: 422, retryable: false, message: 'Market is not an order-book market' },
+  MARKET_NOT_RESOLVED: { status: 422, retryable: false, message: 'Market is not resolved yet' },
   INSUFFICIENT_BALANCE: { status: 422, retryable: false, message: 'Insufficient balance or allowance' },
   ORDER_EXPIRED: { status: 422, retryable: false, message: 'Order is past its expiration' },
   ORDER_ALREADY_FILLED: { status: 422, retryable: false, message: 'Order is already filled' },

@@ -23,6 +23,7 @@ import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
 import { webRoutes, webSettingsOf } from '../web';
+import { composeTradeRouters } from './compose-trade';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -84,7 +85,11 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
   const stopOrderMaintenance = orders.startMaintenance();
   return {
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
-    rootRouters: [...buildRootRouters(modules), webRoutes(webSettingsOf(config), WS_PATH)],
+    rootRouters: [
+      ...buildRootRouters(modules),
+      ...composeTradeRouters(modules, { db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
+      webRoutes(webSettingsOf(config), WS_PATH),
+    ],
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
     attachGateway: async (io) =>

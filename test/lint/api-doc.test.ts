@@ -32,7 +32,7 @@ function contractsOfDoc(markdown: string): Contracts {
       const row = /^\| (Tier|Query|Headers|Success|Errors) \| (.*) \|$/.exec(line);
       if (row) rows.set(row[1], row[2]);
     }
-    const tier = /^(L[012])(?:, permission `(\w+)`)?$/.exec(rows.get('Tier') ?? '');
+    const tier = /^(L[012]|PLATFORM)(?:, permission `(\w+)`)?$/.exec(rows.get('Tier') ?? '');
     contracts[heading.trim()] = {
       tier: tier?.[1] ?? '?',
       permission: tier?.[2] ?? null,
@@ -54,11 +54,12 @@ interface OpenApiOperation {
 
 function contractsOfOpenApi(document: Record<string, unknown>): Contracts {
   const contracts: Contracts = {};
-  const paths = document.paths as Record<string, Record<string, OpenApiOperation>>;
-  for (const [path, operations] of Object.entries(paths)) {
+  const paths = document.paths as Record<string, Record<string, OpenApiOperation> & { servers?: { url: string }[] }>;
+  for (const [path, { servers, ...operations }] of Object.entries(paths)) {
+    const prefix = servers?.[0]?.url === '/' ? '' : '/v1';
     for (const [method, op] of Object.entries(operations)) {
       const statuses = Object.keys(op.responses).map(Number);
-      contracts[`${method.toUpperCase()} /v1${path}`] = {
+      contracts[`${method.toUpperCase()} ${prefix}${path}`] = {
         tier: op['x-tier'],
         permission: op['x-permission'] ?? null,
         success: Math.min(...statuses),

@@ -20,7 +20,7 @@ describe('workflow replay over recorded histories', () => {
 
   test('then every workflow type has at least one recorded history', () => {
     const types = new Set(fixtures.map((f) => f.split('-')[0]));
-    expect([...types].sort()).toEqual(['heartbeat', 'market', 'onchain', 'settlement']);
+    expect([...types].sort()).toEqual(['heartbeat', 'market', 'onchain', 'settlement', 'trade']);
   });
 
   test.each(fixtures)('when %s is replayed, then the current code makes the same decisions', async (file) => {

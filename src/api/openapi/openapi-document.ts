@@ -40,6 +40,22 @@ import {
   heartbeatBodySchema,
   heartbeatResponseSchema,
 } from './order.schemas';
+import {
+  quoteBodySchema,
+  quoteResponseSchema,
+  redeemBodySchema,
+  redeemResponseSchema,
+  saveBodySchema,
+  saveQuerySchema,
+  TX_HASH,
+  tradeBodySchema,
+  tradeMarketPageSchema,
+  tradeMarketsQuerySchema,
+  tradePositionPageSchema,
+  tradePositionsQuerySchema,
+  tradeResponseSchema,
+  tradeTxSchema,
+} from '../../trade/trade.schemas';
 
 /**
  * The OpenAPI 3.1 document of /v1, built from the very schemas the routes validate with (JSON
@@ -59,7 +75,8 @@ export const errorEnvelopeSchema = {
   },
 } as const;
 
-type Tier = 'L0' | 'L1' | 'L2';
+/** PLATFORM: a partner app's platform key (/trade routes, decisions section 9). */
+type Tier = 'L0' | 'L1' | 'L2' | 'PLATFORM';
 interface QueryLike {
   properties: Record<string, object>;
   required?: readonly string[];
@@ -80,11 +97,13 @@ const SECURITY: Record<Tier, object[]> = {
   L0: [],
   L1: [{ bearerJwt: [] }],
   L2: [{ bearerJwt: [] }, { apiKey: [], apiSecret: [] }],
+  PLATFORM: [{ platformKey: [], platformSecret: [] }],
 };
 const AUTH_ERRORS: Record<Tier, ErrorCode[]> = {
   L0: [],
   L1: ['AUTH_MISSING', 'AUTH_INVALID', 'AUTH_REVOKED', 'FORBIDDEN'],
   L2: ['AUTH_MISSING', 'AUTH_INVALID', 'AUTH_REVOKED', 'FORBIDDEN'],
+  PLATFORM: ['AUTH_MISSING', 'AUTH_INVALID', 'AUTH_REVOKED', 'FORBIDDEN'],
 };
 const LANGUAGE_HEADER = { 'X-Language': { schema: { type: 'string', enum: ['en', 'cn'], default: 'en' }, description: 'Language of summary and rules; unknown values fall back to en' } };
 
@@ -103,7 +122,7 @@ function operation(op: Operation): object {
     const here = codes.filter((c) => ERROR_TABLE[c].status === status);
     responses[String(status)] = { description: here.join(', '), content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
   }
-  const tierNote = op.tier === 'L0' ? 'Tier L0 (public).' : `Tier ${op.tier}${op.permission ? `, API-key permission \`${op.permission}\`` : ''}.`;
+  const tierNote = op.tier === 'L0' ? 'Tier L0 (public).' : op.tier === 'PLATFORM' ? 'Platform key (fs-platform-key, fs-platform-secret).' : `Tier ${op.tier}${op.permission ? `, API-key permission \`${op.permission}\`` : ''}.`;
   return {
     summary: op.summary,
     description: `${tierNote} Unknown query parameters are rejected with 422 VALIDATION_ERROR.`,
@@ -117,6 +136,42 @@ function operation(op: Operation): object {
 }
 
 const conditionPath = { condition_id: HEX32 };
+/** The /trade routes live beside /v1, at the root. */
+const ROOT_SERVER = [{ url: '/' }];
+
+function tradePaths(): Record<string, object> {
+  const tradeErrors: ErrorCode[] = ['VALIDATION_ERROR', 'NOT_FOUND', 'MARKET_NOT_ACTIVE', 'SERVICE_DEGRADED'];
+  return {
+    '/trade/markets': {
+      servers: ROOT_SERVER,
+      get: operation({ summary: 'Markets of both kinds; CLOB items with best bid, ask and last price (YES)', tier: 'L0', query: tradeMarketsQuerySchema, headers: LANGUAGE_HEADER, ok: { status: 200, schema: tradeMarketPageSchema, description: 'Page of Market with kind' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND'] }),
+    },
+    '/trade/quote': {
+      servers: ROOT_SERVER,
+      post: operation({ summary: 'Quote a BUY (amount: collateral) or SELL (amount: shares) on an AMM pool or the CLOB book', tier: 'L0', body: quoteBodySchema, ok: { status: 200, schema: quoteResponseSchema, description: 'Quote' }, errors: tradeErrors }),
+    },
+    '/trade': {
+      servers: ROOT_SERVER,
+      post: operation({ summary: "The wallet's transaction (AMM) or order to sign (CLOB) for a quoted trade", tier: 'PLATFORM', body: tradeBodySchema, ok: { status: 200, schema: tradeResponseSchema, description: 'AMM: tx and approvals; CLOB: typed_data and order' }, errors: tradeErrors }),
+    },
+    '/trade/redeem': {
+      servers: ROOT_SERVER,
+      post: operation({ summary: "redeemPositions for the wallet's winning balance, and its payout", tier: 'PLATFORM', body: redeemBodySchema, ok: { status: 200, schema: redeemResponseSchema, description: '{tx, payout}' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'MARKET_NOT_RESOLVED', 'SERVICE_DEGRADED'] }),
+    },
+    '/trade/positions': {
+      servers: ROOT_SERVER,
+      get: operation({ summary: 'Outcome-token balances on chain, per market the wallet holds', tier: 'L0', query: tradePositionsQuerySchema, ok: { status: 200, schema: tradePositionPageSchema, description: 'Page of trade position' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'SERVICE_DEGRADED'] }),
+    },
+    '/trade/save': {
+      servers: ROOT_SERVER,
+      post: operation({ summary: "Follow a wallet's transaction to its end (one workflow per hash)", tier: 'PLATFORM', body: saveBodySchema, ok: { status: 202, schema: tradeTxSchema, description: 'The saved transaction' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'SERVICE_DEGRADED'] }),
+    },
+    '/trade/save/{tx_hash}': {
+      servers: ROOT_SERVER,
+      get: operation({ summary: 'A saved transaction', tier: 'L0', path: { tx_hash: TX_HASH }, query: saveQuerySchema, ok: { status: 200, schema: tradeTxSchema, description: 'The saved transaction' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND'] }),
+    },
+  };
+}
 const orderHashPath = { order_hash: HEX32 };
 
 export function buildOpenApiDocument(): Record<string, unknown> {
@@ -134,6 +189,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Identity-provider JWT with claim wallet_address' },
         apiKey: { type: 'apiKey', in: 'header', name: 'fs-api-key' },
         apiSecret: { type: 'apiKey', in: 'header', name: 'fs-api-secret' },
+        platformKey: { type: 'apiKey', in: 'header', name: 'fs-platform-key' },
+        platformSecret: { type: 'apiKey', in: 'header', name: 'fs-platform-secret' },
       },
       schemas: {
         ErrorEnvelope: errorEnvelopeSchema,
@@ -143,6 +200,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     },
     paths: {
+      ...tradePaths(),
       '/markets': {
         get: operation({ summary: 'List markets', tier: 'L0', query: listMarketsQuerySchema, headers: LANGUAGE_HEADER, ok: { status: 200, schema: marketPageSchema, description: 'Page of Market' }, errors: ['VALIDATION_ERROR', 'NOT_FOUND'] }),
       },

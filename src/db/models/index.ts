@@ -6,3 +6,5 @@ export * from './ticker.model';
 export * from './public-trade.model';
 export * from './api-key.model';
 export * from './ws-token.model';
+export * from './platform-key.model';
+export * from './trade-tx.model';

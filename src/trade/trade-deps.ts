@@ -1,0 +1,23 @@
+import type { RequestHandler } from 'express';
+import type { SavedTradeModel, TradeTxModel } from '../db/models';
+import type { ChainRegistry } from '../markets/chains';
+import type { MarketStore } from '../markets/market-store';
+import type { FillReadModel } from '../orders/models/fill.model';
+import type { TradeTxStarter } from '../temporal/trade-tx.client';
+import type { AmmVenue } from './amm-venue-port';
+import type { TradeChain } from './trade-chain';
+
+/** Everything the /trade routes use, built once per API process. */
+export interface TradeDeps {
+  store: MarketStore;
+  chains: ChainRegistry;
+  chain: TradeChain;
+  fills: FillReadModel;
+  savedTrades: SavedTradeModel;
+  txs: TradeTxModel;
+  starter: TradeTxStarter;
+  /** fs-platform-key / fs-platform-secret (src/auth/platform-key.guard.ts). */
+  requirePlatform: RequestHandler;
+  /** AMM markets' venue; unset: AMM markets answer MARKET_NOT_ACTIVE on quote and trade. */
+  amm?: AmmVenue;
+}

@@ -1,0 +1,22 @@
+import { AppError } from '../errors';
+import type { MarketRecord } from '../db/models';
+import type { ChainRegistry } from '../markets/chains';
+import type { MarketStore } from '../markets/market-store';
+
+export interface TradeMarketDeps {
+  store: MarketStore;
+  chains: ChainRegistry;
+}
+
+/** The market of a /trade request: unknown chain or market NOT_FOUND. */
+export async function findTradeMarket(deps: TradeMarketDeps, chainId: number, conditionId: string): Promise<MarketRecord> {
+  deps.chains.require(chainId);
+  const market = await deps.store.markets.findOne({ chain_id: chainId, condition_id: conditionId.toLowerCase() }).lean<MarketRecord>().exec();
+  if (!market) throw new AppError('NOT_FOUND', 'Market not found');
+  return market;
+}
+
+/** Quotes and trades need an OPEN market of a kind the service can route. */
+export function requireOpen(market: MarketRecord): void {
+  if (market.status !== 'OPEN') throw new AppError('MARKET_NOT_ACTIVE', `Market is ${market.status}`, { status: market.status });
+}

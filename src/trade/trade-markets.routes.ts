@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import { checkLimit, decodeCursor, pageQuery, toPage } from '../api/pagination';
+import { parseQuery } from '../api/query';
+import type { MarketRecord, TickerRecord } from '../db/models';
+import { languageOf } from '../markets/language';
+import { presentMarket } from '../markets/present-market';
+import type { TradeDeps } from './trade-deps';
+import { tradeMarketsQuerySchema, validateTradeMarketsQuery } from './trade.schemas';
+
+/** GET /trade/markets (public): markets of both kinds; CLOB items carry their best bid, ask and last price (YES). */
+export function tradeMarketsRoutes(deps: Pick<TradeDeps, 'store' | 'chains'>): Router {
+  const router = Router();
+  router.get('/trade/markets', async (req, res) => {
+    const q = parseQuery(tradeMarketsQuerySchema, validateTradeMarketsQuery, req.query, { lowerCase: ['status', 'kind'] });
+    if (q.chain_id !== undefined) deps.chains.require(q.chain_id);
+    const limit = checkLimit(q.limit);
+    const page = pageQuery(decodeCursor(q.cursor), 'created_at', 'condition_id');
+    const filter: Record<string, unknown> = { status: q.status.toUpperCase(), ...page.filter };
+    if (q.kind !== 'all') filter.kind = q.kind.toUpperCase();
+    if (q.chain_id !== undefined) filter.chain_id = q.chain_id;
+    const rows = await deps.store.markets.find(filter).sort(page.sort).limit(limit + 1).lean<MarketRecord[]>().exec();
+    const shown = rows.slice(0, limit);
+    const tickers = shown.length
+      ? await deps.store.tickers.find({ $or: shown.map((m) => ({ chain_id: m.chain_id, condition_id: m.condition_id })) }).lean<TickerRecord[]>().exec()
+      : [];
+    const tickerOf = new Map(tickers.map((t) => [`${t.chain_id}:${t.condition_id}`, t]));
+    const language = languageOf(req.header('x-language'));
+    res.json(toPage(rows, limit, (m) => ({ at: m.created_at, id: m.condition_id }), (m) => {
+      const ticker = tickerOf.get(`${m.chain_id}:${m.condition_id}`) ?? null;
+      const market = { ...presentMarket(m, ticker, language), kind: m.kind };
+      if (m.kind !== 'CLOB') return market;
+      return { ...market, best_bid: ticker?.best_bid ?? null, best_ask: ticker?.best_ask ?? null, last_price: ticker?.last_price ?? null };
+    }));
+  });
+  return router;
+}
