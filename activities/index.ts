@@ -9,6 +9,8 @@ import { createHeartbeatActivities } from './heartbeat.activities';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
 import { createChainWatcherActivities, type WatchChain } from './chain-watcher.activities';
+import { createAmmSetupActivities } from './amm-setup.activities';
+import type { ChainContext } from '../src/chain/chain-context';
 import { timed } from '../src/logging/stage-timings';
 import { activityDuration, secondsSince } from '../src/metrics/metrics';
 
@@ -30,7 +32,13 @@ export interface ActivityDeps {
   watchedChain?: () => WatchChain;
   /** Longest wait of a settlement database command for this process's market steps, ms (0 or unset: none). */
   settlementYieldMs?: number;
+  /** The operator's chain context for AMM pool setup; unset: those activities fail and retry. */
+  operatorChain?: () => ChainContext;
 }
+
+const noOperatorChain = (): ChainContext => {
+  throw new Error('no chain configured for AMM pool setup');
+};
 
 const noWatchedChain = (): WatchChain => {
   throw new Error('no chain configured for the chain watcher');
@@ -51,6 +59,7 @@ export function createActivities(deps: ActivityDeps) {
       collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs, priority,
     }),
     ...createChainWatcherActivities({ collections, logger: deps.logger, chain: deps.watchedChain ?? noWatchedChain }),
+    ...createAmmSetupActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
   });
 }
 

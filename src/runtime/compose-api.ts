@@ -20,6 +20,7 @@ import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
+import { createAmmSetupStarter } from '../temporal/amm-setup.client';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -50,6 +51,8 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     logger,
     chains,
     preparerFor: () => preparer,
+    ammSetup: createAmmSetupStarter(temporal.client, config.TEMPORAL_TASK_QUEUE),
+    localChain: config.LOCAL_DEV_CHAIN,
     apiKeyPepper: config.API_KEY_PEPPER,
     jwt: jwtSettingsOf(config),
     adminToken: config.ADMIN_TOKEN,
