@@ -13,6 +13,8 @@ import { createChainWatcherActivities, type WatchChain } from './chain-watcher.a
 import { createTradeTxActivities } from './trade-tx.activities';
 import type { DecodePoolTrades } from '../src/trade/pool-trades-port';
 import type { TradeTxChain } from '../src/trade/trade-tx-chain';
+import { createAmmSetupActivities } from './amm-setup.activities';
+import type { ChainContext } from '../src/chain/chain-context';
 import { timed } from '../src/logging/stage-timings';
 import { activityDuration, secondsSince } from '../src/metrics/metrics';
 
@@ -38,7 +40,13 @@ export interface ActivityDeps {
   tradeTxChain?: () => TradeTxChain;
   /** Pool events of saved transactions (the AMM venue's decoder); unset: none. */
   decodePoolTrades?: DecodePoolTrades;
+  /** The operator's chain context for AMM pool setup; unset: those activities fail and retry. */
+  operatorChain?: () => ChainContext;
 }
+
+const noOperatorChain = (): ChainContext => {
+  throw new Error('no chain configured for AMM pool setup');
+};
 
 const noWatchedChain = (): WatchChain => {
   throw new Error('no chain configured for the chain watcher');
@@ -64,6 +72,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     ...createChainWatcherActivities({ collections, logger: deps.logger, chain: deps.watchedChain ?? noWatchedChain }),
     ...createTradeTxActivities({ db: deps.db, publisher, chain: deps.tradeTxChain ?? noTradeTxChain, decodePoolTrades: deps.decodePoolTrades }),
+    ...createAmmSetupActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
   });
 }
 

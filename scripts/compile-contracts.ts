@@ -23,6 +23,7 @@ const OUTPUTS: Record<string, string> = {
   ConditionalTokens: 'conditional-tokens',
   Exchange: 'exchange',
   ContractWallet: 'contract-wallet',
+  AmmPool: 'amm-pool',
 };
 
 function listSources(dir: string): string[] {

@@ -6,3 +6,4 @@ export { onchainCancelWorkflow } from './onchain-cancel.workflow';
 export { chainWatcherWorkflow } from './chain-watcher.workflow';
 export { heartbeatWorkflow } from './heartbeat.workflow';
 export { tradeTxWorkflow } from './trade-tx.workflow';
+export { ammMarketSetupWorkflow } from './amm-market-setup.workflow';

@@ -4,7 +4,8 @@ import { parseQuery } from '../api/query';
 import { validateOrThrow } from '../validation/ajv';
 import type { MarketRecord, TickerRecord } from '../db/models';
 import { changeMarketStatus, ChangeMarketStatusDeps } from '../markets/change-market-status';
-import { createMarket, CreateMarketDeps } from '../markets/create-market';
+import { createMarket } from '../markets/create-market';
+import { createAmmMarket, type CreateAmmMarketDeps } from '../markets/create-amm-market';
 import { validateConditionIdParam } from '../markets/market.schemas';
 import { presentAdminMarket, presentMarket } from '../markets/present-market';
 import { operatorOf, requireAdminToken } from './admin-auth';
@@ -17,7 +18,7 @@ import {
   validateSetStatusBody,
 } from './admin.schemas';
 
-export type AdminRoutesDeps = CreateMarketDeps & ChangeMarketStatusDeps & { adminToken: string };
+export type AdminRoutesDeps = CreateAmmMarketDeps & ChangeMarketStatusDeps & { adminToken: string };
 
 /**
  * /admin: the operator surface (decisions section 6). Mounted at the root only when ADMIN_TOKEN
@@ -30,7 +31,8 @@ export function adminRoutes(deps: AdminRoutesDeps): Router {
   router.post('/admin/markets', async (req, res) => {
     parseQuery(adminChainQuerySchema, validateAdminChainQuery, req.query);
     const body = validateOrThrow(validateCreateMarketBody, req.body ?? {}, 'body');
-    const market = await createMarket(deps, { ...body, actor: operatorOf(req) });
+    const input = { ...body, actor: operatorOf(req) };
+    const market = body.kind === 'AMM' ? await createAmmMarket(deps, input) : await createMarket(deps, input);
     res.status(201).json(presentMarket(market, null, 'en'));
   });
 

@@ -25,6 +25,10 @@ export const createMarketBodySchema = {
     summary: translated,
     rules: translated,
     condition_id: { ...HEX32, description: 'An already prepared condition; absent: a new one is prepared on chain' },
+    initial_liquidity: {
+      type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', maxLength: 40,
+      description: 'AMM only: collateral the operator funds the pool with (default "1000" on local chains, required elsewhere)',
+    },
   },
 } as const;
 

@@ -18,6 +18,7 @@ import { createMarketStore, MarketStore } from '../markets/market-store';
 import { marketsRoutes } from '../markets/markets.routes';
 import { seedDemoMarket } from '../markets/seed-demo-market';
 import { docsRoutes, openApiRoutes } from './openapi/openapi.routes';
+import type { AmmSetupStarter } from '../markets/create-amm-market';
 
 export interface ApiModulesDeps {
   db: Connection;
@@ -33,6 +34,10 @@ export interface ApiModulesDeps {
   adminToken?: string;
   /** Defaults to the direct MongoDB implementation until the market workflow takes status changes. */
   statusChanger?: MarketStatusChanger;
+  /** Starts AMM pool setups on the worker (absent: AMM markets wait SEEDING). */
+  ammSetup?: AmmSetupStarter;
+  /** The embedded or another local chain: AMM pools are funded from the open mint. */
+  localChain?: boolean;
   /** last_used_at flush period (default 5 s). */
   apiKeyUsageFlushMs?: number;
   /** Per-wallet REST rate limit, applied by the auth guards (off when absent). */
@@ -103,6 +108,8 @@ export function buildRootRouters(modules: ApiModules): Router[] {
         chains: modules.deps.chains,
         preparerFor: modules.deps.preparerFor,
         statusChanger: modules.statusChanger,
+        ammSetup: modules.deps.ammSetup,
+        localChain: modules.deps.localChain,
       }),
       platformKeysRoutes({ adminToken: modules.deps.adminToken, platformKeys: modules.platformKeys }),
     );

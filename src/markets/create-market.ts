@@ -18,6 +18,8 @@ export interface CreateMarketInput {
   condition_id?: string;
   /** bytes32; random when absent. The demo seed passes a fixed one so that it is idempotent. */
   question_id?: string;
+  /** AMM only (create-amm-market.ts): the pool's initial funding, decimal collateral. */
+  initial_liquidity?: string;
   /** Operator recorded in the status audit trail. */
   actor?: string;
 }

@@ -24,6 +24,7 @@ import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
 import { webRoutes, webSettingsOf } from '../web';
 import { composeTradeRouters } from './compose-trade';
+import { createAmmSetupStarter } from '../temporal/amm-setup.client';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -54,6 +55,8 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     logger,
     chains,
     preparerFor: () => preparer,
+    ammSetup: createAmmSetupStarter(temporal.client, config.TEMPORAL_TASK_QUEUE),
+    localChain: config.LOCAL_DEV_CHAIN,
     apiKeyPepper: config.API_KEY_PEPPER,
     jwt: jwtSettingsOf(config),
     adminToken: config.ADMIN_TOKEN,

@@ -46,7 +46,7 @@ describe('admin surface', () => {
 
   test('when a condition is given, then its position ids are used and a second market on it is 422', async () => {
     const conditionId = `0x${'cd'.repeat(32)}`;
-    const res = await create({ question: 'Existing condition?', end_date: '2027-01-01T00:00:00Z', condition_id: conditionId, kind: 'AMM', fee_rate_bps: 100, status: 'SEEDING' });
+    const res = await create({ question: 'Existing condition?', end_date: '2027-01-01T00:00:00Z', condition_id: conditionId, kind: 'AMM', fee_rate_bps: 100, status: 'SEEDING', initial_liquidity: '100' });
     expect(res.status).toBe(201);
     const expected = await createTestConditionPreparer().positionIdsOf(conditionId);
     expect(res.body.tokens.map((t: { token_id: string }) => t.token_id)).toEqual([expected.noTokenId, expected.yesTokenId]);
@@ -180,5 +180,32 @@ describe('seedDemoMarket', () => {
     const market = await store.markets.findOne().lean().exec();
     expect(market).toMatchObject({ status: 'OPEN', kind: 'CLOB' });
     expect(market?.summary.cn).toBeTruthy();
+  });
+});
+
+describe('admin surface: AMM markets', () => {
+  const database = useTestDatabase('adminamm');
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness(database.db());
+  });
+  afterAll(async () => harness.close());
+
+  const create = (body: unknown) => call(`${harness.url}/admin/markets`, { method: 'POST', headers: admin, body });
+
+  test('when an AMM market has no initial_liquidity off a local chain, then 422 and nothing is written', async () => {
+    const res = await create({ question: 'Pool without funds?', end_date: '2027-01-01T00:00:00Z', kind: 'AMM' });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(/initial_liquidity is required/);
+    expect(await harness.modules.store.markets.countDocuments({ question: 'Pool without funds?' })).toBe(0);
+  });
+
+  test('when an AMM market is created with initial_liquidity, then it is SEEDING until its pool is funded', async () => {
+    const res = await create({ question: 'Pool?', end_date: '2027-01-01T00:00:00Z', kind: 'AMM', status: 'OPEN', initial_liquidity: '500' });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe('SEEDING');
+    for (const initial_liquidity of ['0', '-1', '1e3', '0.0000000000000000001']) {
+      expect((await create({ question: `Pool ${initial_liquidity}?`, end_date: '2027-01-01T00:00:00Z', kind: 'AMM', initial_liquidity })).status).toBe(422);
+    }
   });
 });

@@ -18,6 +18,13 @@ export interface TokenRecord {
   decimals: number;
 }
 
+/** The pool of an AMM market (contracts/AmmPool.sol); prices are read live, not stored. */
+export interface AmmRecord {
+  pool_address: string;
+  /** Collateral the operator funded the pool with, decimal string. */
+  liquidity: string;
+}
+
 /** One market. `kind` and `question_id` are internal: the public API never shows them. */
 export interface MarketRecord {
   chain_id: number;
@@ -42,6 +49,8 @@ export interface MarketRecord {
   end_date: Date;
   created_at: Date;
   updated_at: Date;
+  /** AMM markets only; null until the pool is deployed. */
+  amm?: AmmRecord | null;
 }
 
 // en may be '' (no rules given); the API validates non-empty input.
@@ -53,6 +62,11 @@ const token = new Schema<TokenRecord>(
     token_id: { type: String, required: true },
     decimals: { type: Number, required: true },
   },
+  { _id: false },
+);
+
+const amm = new Schema<AmmRecord>(
+  { pool_address: { type: String, required: true }, liquidity: { type: String, required: true } },
   { _id: false },
 );
 
@@ -76,6 +90,7 @@ const schema = new Schema<MarketRecord>(
     end_date: { type: Date, required: true },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    amm: { type: amm, default: null },
   },
   { versionKey: false },
 );

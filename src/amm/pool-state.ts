@@ -1,0 +1,80 @@
+/**
+ * Pool state for quotes, cached per pool and exact at the block it names: each entry is one
+ * `poolState()` eth_call pinned to a block number, and a newer head (polled at most once per
+ * `headTtlMs`, shared by every pool) or a pool event (`invalidate`) replaces it. So a burst of
+ * quotes costs at most one eth_call per pool per block, and every quote can say which block it is
+ * exact at. Concurrent misses share one read.
+ */
+import type { Address, PublicClient } from 'viem';
+import { chainCall } from '../chain/chain-errors';
+import { ammPoolAbi } from '../chain/generated';
+import type { PoolBalances } from './pool-math';
+
+export interface PoolState {
+  pool: Address;
+  balances: PoolBalances;
+  feeBps: bigint;
+  totalShares: bigint;
+  collectedFees: bigint;
+  paused: boolean;
+  closed: boolean;
+  resolved: boolean;
+  blockNumber: bigint;
+}
+
+export interface PoolStateReader {
+  read(pool: Address): Promise<PoolState>;
+  /** Drops a pool's entry (a trade was seen) and forces the next read to ask for the head. */
+  invalidate(pool?: Address): void;
+}
+
+export async function readPoolState(client: PublicClient, pool: Address, blockNumber?: bigint): Promise<PoolState> {
+  const [b0, b1, fee, shares, fees, paused, closed, resolved] = await chainCall('poolState', () =>
+    client.readContract({ address: pool, abi: ammPoolAbi, functionName: 'poolState', blockNumber }),
+  );
+  const at = blockNumber ?? await chainCall('getBlockNumber', () => client.getBlockNumber({ cacheTime: 0 }));
+  return { pool, balances: [b0, b1], feeBps: fee, totalShares: shares, collectedFees: fees, paused, closed, resolved, blockNumber: at };
+}
+
+export function createPoolStateReader(client: PublicClient, options: { headTtlMs?: number; now?: () => number } = {}): PoolStateReader {
+  const ttl = options.headTtlMs ?? 250;
+  const now = options.now ?? Date.now;
+  let head: { block: bigint; at: number } | undefined;
+  let headInFlight: Promise<bigint> | undefined;
+  const entries = new Map<string, Promise<PoolState>>();
+
+  const currentHead = (): Promise<bigint> => {
+    if (head && now() - head.at < ttl) return Promise.resolve(head.block);
+    headInFlight ??= chainCall('getBlockNumber', () => client.getBlockNumber({ cacheTime: 0 }))
+      .then((block) => {
+        // A lagging answer never moves the head back.
+        if (!head || block >= head.block) head = { block, at: now() };
+        else head.at = now();
+        return head.block;
+      })
+      .finally(() => { headInFlight = undefined; });
+    return headInFlight;
+  };
+
+  return {
+    async read(pool) {
+      const block = await currentHead();
+      const key = pool.toLowerCase();
+      const cached = entries.get(key);
+      if (cached) {
+        const state = await cached.catch(() => undefined);
+        if (state && state.blockNumber >= block) return state;
+        if (entries.get(key) !== cached) return this.read(pool);
+      }
+      const fresh = readPoolState(client, pool, block);
+      entries.set(key, fresh);
+      fresh.catch(() => { if (entries.get(key) === fresh) entries.delete(key); });
+      return fresh;
+    },
+    invalidate(pool) {
+      head = undefined;
+      if (pool) entries.delete(pool.toLowerCase());
+      else entries.clear();
+    },
+  };
+}
