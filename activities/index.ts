@@ -8,6 +8,7 @@ import { UNCONFIGURED_CHAIN, type SettlementChain } from '../src/settlement/sett
 import { createHeartbeatActivities } from './heartbeat.activities';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
+import { createSettlementPartyActivities } from './settlement-parties.activities';
 import { createChainWatcherActivities, type WatchChain } from './chain-watcher.activities';
 import { timed } from '../src/logging/stage-timings';
 import { activityDuration, secondsSince } from '../src/metrics/metrics';
@@ -50,6 +51,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSettlementActivities({
       collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs, priority,
     }),
+    ...createSettlementPartyActivities({ collections }),
     ...createChainWatcherActivities({ collections, logger: deps.logger, chain: deps.watchedChain ?? noWatchedChain }),
   });
 }
