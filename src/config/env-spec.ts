@@ -125,6 +125,7 @@ export const ENV_SPEC = {
   },
   TEMPORAL_PORT: { parse: port, default: 7233, description: 'Embedded Temporal frontend port' },
   TEMPORAL_UI_PORT: { parse: port, default: 8233, description: 'Embedded Temporal Web UI port' },
+  TEMPORAL_UI_URL: { parse: url, description: 'Temporal Web UI base URL the order timeline links to (npm run ops -- order); unset: http://HOST:TEMPORAL_UI_PORT, the embedded UI' },
   MONGODB_URI: { parse: url, description: 'External MongoDB URI; unset starts the embedded FerretDB' },
   MONGODB_DB: { parse: text, default: 'predex', description: 'Database name' },
   MONGODB_MAX_POOL_SIZE: {

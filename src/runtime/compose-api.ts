@@ -20,6 +20,9 @@ import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
+import { orderTimelineRoutes } from '../admin/order-timeline.routes';
+import { matchingCollections } from '../matching/collections';
+import { temporalUiUrlOf } from '../ops/workflow-links';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -76,7 +79,12 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
   const stopOrderMaintenance = orders.startMaintenance();
   return {
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
-    rootRouters: buildRootRouters(modules),
+    rootRouters: [
+      ...buildRootRouters(modules),
+      ...(config.ADMIN_TOKEN
+        ? [orderTimelineRoutes({ adminToken: config.ADMIN_TOKEN, collections: matchingCollections(db), client: temporal.client, namespace: config.TEMPORAL_NAMESPACE, uiUrl: temporalUiUrlOf(config) })]
+        : []),
+    ],
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
     attachGateway: async (io) =>
