@@ -39,8 +39,8 @@ export const TEMPORAL_DYNAMIC_CONFIG: Readonly<Record<string, number>> = {
   'frontend.namespaceRPS': 10_000,
   'history.maximumBufferedEventsBatch': SIGNALS_BUFFERED_PER_TASK,
   // A settlement batch lists every order and wallet it settles (src/temporal/search-attributes.ts).
-  'limit.searchAttributesSizeOfValue': SEARCH_ATTRIBUTE_VALUE_BYTES,
-  'limit.searchAttributesTotalSize': SEARCH_ATTRIBUTES_TOTAL_BYTES,
+  'frontend.searchAttributesSizeOfValueLimit': SEARCH_ATTRIBUTE_VALUE_BYTES,
+  'frontend.searchAttributesTotalSizeLimit': SEARCH_ATTRIBUTES_TOTAL_BYTES,
 };
 
 export interface TemporalDevServer {

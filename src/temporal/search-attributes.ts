@@ -17,14 +17,14 @@ export const SEARCH_ATTRIBUTES = {
 } as const;
 
 /**
- * Bytes of one search attribute value the server accepts (`limit.searchAttributesSizeOfValue`,
+ * Bytes of one search attribute value the server accepts (`frontend.searchAttributesSizeOfValueLimit`,
  * 2 KB by default: ~30 hashes). A settlement batch takes steps while under 500 trades, up to ~1,000
  * orders (~69 KB as a JSON list); 128 KiB holds ~1,900. A value over the server's limit fails the
  * workflow task that sets it, again and again: lists are cut to this size before they are set.
  */
 export const SEARCH_ATTRIBUTE_VALUE_BYTES = 128 * 1024;
 
-/** Bytes of all of a workflow's search attributes together (`limit.searchAttributesTotalSize`, 40 KB by default). */
+/** Bytes of all of a workflow's search attributes together (`frontend.searchAttributesTotalSizeLimit`, 40 KB by default). */
 export const SEARCH_ATTRIBUTES_TOTAL_BYTES = 3 * SEARCH_ATTRIBUTE_VALUE_BYTES;
 
 /**

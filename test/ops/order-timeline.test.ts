@@ -3,6 +3,7 @@
  * first taker of, is found by its hash and its wallet through Temporal's visibility, and
  * `npm run ops -- order <hash>` prints its timeline with both batches, their transactions and runs.
  */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { startApiServer, type RunningApi } from '../../src/api/server';
 import { orderTimelineRoutes } from '../../src/admin/order-timeline.routes';
 import { marketKeyOf, marketWorkflowId, settlementWorkflowId } from '../../src/matching/market-ids';
@@ -126,6 +127,17 @@ describe('an order\'s timeline', () => {
     const final = timeline.events[timeline.events.length - 1];
     expect(final).toMatchObject({ step: 'FINAL', summary: 'ended FILLED', workflow: { workflow_id: batch, status: 'COMPLETED' } });
   }, 60_000);
+
+  test('when a batch lists 1,000 order hashes, then the server takes the list', async () => {
+    const hashes = Array.from({ length: 1_000 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`);
+    // Started on a queue no worker polls: the server checks the attributes when it takes the start.
+    const handle = await h.client.workflow.start('settlementWorkflow', {
+      taskQueue: `${taskQueue}-idle`, workflowId: `timeline-list-${Date.now()}`, args: [],
+      typedSearchAttributes: [{ key: defineSearchAttributeKey('OrderHashes', SearchAttributeType.KEYWORD_LIST), value: hashes }],
+    });
+    await handle.terminate();
+    expect(Buffer.byteLength(JSON.stringify(hashes))).toBeGreaterThan(2 * 1024 * 30);
+  });
 
   test('when the order is unknown or the hash malformed, then ops says so', async () => {
     const unknown = await ops(['order', `0x${'ab'.repeat(32)}`]);
