@@ -9,6 +9,7 @@ import { createHeartbeatStore, heartbeatsCollection } from '../src/heartbeat/bea
 import { createHeartbeatActivities } from './heartbeat.activities';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
+import { createSettlementPartyActivities } from './settlement-parties.activities';
 import { createChainWatcherActivities, type WatchChain } from './chain-watcher.activities';
 import { createTradeTxActivities } from './trade-tx.activities';
 import type { DecodePoolTrades } from '../src/trade/pool-trades-port';
@@ -70,6 +71,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSettlementActivities({
       collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs, priority,
     }),
+    ...createSettlementPartyActivities({ collections }),
     ...createChainWatcherActivities({ collections, logger: deps.logger, chain: deps.watchedChain ?? noWatchedChain }),
     ...createTradeTxActivities({ db: deps.db, publisher, chain: deps.tradeTxChain ?? noTradeTxChain, decodePoolTrades: deps.decodePoolTrades }),
     ...createAmmSetupActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),

@@ -13,6 +13,7 @@ import type { SettlementGroup, SettlementInput } from '../src/matching/payloads'
 import { CHAIN_CALL, CHAIN_WAIT, DB_STEP } from './activity-presets';
 import { removeOrdersSignal } from './definitions';
 import { SETTLEMENT_BLAMES_LEGS, unwindBlamed } from './settlement-unwind';
+import { listSettlementParties } from './settlement-parties';
 
 /**
  * Patch id (workflow versioning): settlement's activities go to their own task queue
@@ -90,12 +91,19 @@ export interface SettlementResult {
 type Input = SettlementInput & { retryDelayMs?: number };
 
 export async function settlementWorkflow(input: Input): Promise<SettlementResult> {
+  // Alongside the first send, not before it: the listing is for operators, the send for traders.
+  const listed = listSettlementParties(input.groups ? input.groups.flatMap((g) => g.tradeIds) : input.tradeIds ?? []);
   const use = stages();
-  if (!input.groups) return settleGroup(use, input, { batchId: input.batchId, tradeIds: input.tradeIds ?? [] });
+  if (!input.groups) {
+    const result = await settleGroup(use, input, { batchId: input.batchId, tradeIds: input.tradeIds ?? [] });
+    await listed;
+    return result;
+  }
   const groups = settlementGroupsOf(input.market, input.groups);
   const results = patched(BATCHED_SETTLEMENT)
     ? await settleTogether(use, input, groups, patched(SETTLEMENT_TWO_STAGES))
     : await Promise.all(groups.map((group) => settleGroup(use, input, group)));
+  await listed;
   const failed = results.find((r) => r.status === 'FAILED');
   return {
     status: failed ? 'FAILED' : 'CONFIRMED',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ensureGoTool } from '../tools/ensure-go-tool';
 import { TEMPORAL_CLI } from '../tools/tool-versions';
-import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTES_TOTAL_BYTES, SEARCH_ATTRIBUTE_VALUE_BYTES } from '../temporal/search-attributes';
 import { startManagedProcess, ManagedProcess } from './managed-process';
 import { waitForPort } from './free-port';
 import { embeddedGoMaxProcs } from './go-maxprocs';
@@ -38,6 +38,9 @@ export const TEMPORAL_DYNAMIC_CONFIG: Readonly<Record<string, number>> = {
   'frontend.rps': 10_000,
   'frontend.namespaceRPS': 10_000,
   'history.maximumBufferedEventsBatch': SIGNALS_BUFFERED_PER_TASK,
+  // A settlement batch lists every order and wallet it settles (src/temporal/search-attributes.ts).
+  'frontend.searchAttributesSizeOfValueLimit': SEARCH_ATTRIBUTE_VALUE_BYTES,
+  'frontend.searchAttributesTotalSizeLimit': SEARCH_ATTRIBUTES_TOTAL_BYTES,
 };
 
 export interface TemporalDevServer {

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { timelineLines } from './timeline-lines';
+import type { OrderTimeline } from './order-timeline';
 
 /**
  * Operator CLI: talks to the admin HTTP API of a running service.
@@ -7,6 +9,7 @@ import { parseArgs } from 'node:util';
  *        [--status OPEN|PAUSED|SEEDING|CLOSED] [--condition-id 0x..] [--chain-id 56]
  *   npm run ops -- set-status <condition_id> <open|paused|closed|resolved> [--outcome 0|1] [--chain-id 56]
  *   npm run ops -- list-markets [--status all|open|...] [--chain-id 56]
+ *   npm run ops -- order <order_hash> [--json]
  * Environment: OPS_BASE_URL (default http://127.0.0.1:$PORT, PORT default 8080), ADMIN_TOKEN
  * (required), OPS_OPERATOR (name recorded in the audit trail; default $USER).
  */
@@ -23,6 +26,7 @@ const USAGE = [
   '                [--rules-en t] [--rules-cn t] [--kind CLOB|AMM] [--status OPEN|PAUSED|SEEDING|CLOSED] [--condition-id 0x..] [--chain-id n]',
   '  set-status <condition_id> <open|paused|closed|resolved> [--outcome 0|1] [--chain-id n]',
   '  list-markets [--status all|open|paused|closed|resolved|seeding] [--chain-id n]',
+  '  order <order_hash> [--json]    the order\'s timeline, each step with its Temporal UI link',
   'env: OPS_BASE_URL, ADMIN_TOKEN, OPS_OPERATOR',
 ].join('\n');
 
@@ -44,6 +48,8 @@ interface Request {
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
+  /** Lines to print for the answer, instead of its JSON. */
+  format?: (body: unknown) => string[];
 }
 
 function buildRequest(argv: string[]): Request {
@@ -65,6 +71,7 @@ function buildRequest(argv: string[]): Request {
       'condition-id': { type: 'string' },
       'chain-id': { type: 'string' },
       outcome: { type: 'string' },
+      json: { type: 'boolean' },
     },
   });
   const chainId = integer(values['chain-id'], 'chain-id');
@@ -94,6 +101,13 @@ function buildRequest(argv: string[]): Request {
     case 'list-markets': {
       const query = [values.status ? `status=${encodeURIComponent(values.status)}` : '', chainQuery].filter(Boolean).join('&');
       return { method: 'GET', path: `/admin/markets${query ? `?${query}` : ''}` };
+    }
+    case 'order': {
+      const [hash] = positionals;
+      if (!hash || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new UsageError('order needs <order_hash> (0x and 64 hex digits)');
+      const request: Request = { method: 'GET', path: `/admin/orders/${hash.toLowerCase()}/timeline` };
+      if (!values.json) request.format = (body) => timelineLines(body as OrderTimeline);
+      return request;
     }
     default:
       throw new UsageError(command ? `unknown command '${command}'` : 'missing command');
@@ -132,6 +146,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (!res.ok) {
       io.err(`${res.status} ${body?.code ?? ''}: ${body?.message ?? 'request failed'}`);
       return 1;
+    }
+    if (request.format) {
+      for (const line of request.format(body)) io.out(line);
+      return 0;
     }
     if (request.method === 'GET' && Array.isArray(body?.data)) {
       pages.push(...body.data);

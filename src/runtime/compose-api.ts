@@ -25,6 +25,9 @@ import { observeGateway } from '../metrics/gateway-metrics';
 import { webRoutes, webSettingsOf } from '../web';
 import { composeTradeRouters } from './compose-trade';
 import { createAmmSetupStarter } from '../temporal/amm-setup.client';
+import { orderTimelineRoutes } from '../admin/order-timeline.routes';
+import { matchingCollections } from '../matching/collections';
+import { temporalUiUrlOf } from '../ops/workflow-links';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -92,6 +95,9 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
       ...buildRootRouters(modules),
       ...composeTradeRouters(modules, { db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
       webRoutes(webSettingsOf(config), WS_PATH),
+      ...(config.ADMIN_TOKEN
+        ? [orderTimelineRoutes({ adminToken: config.ADMIN_TOKEN, collections: matchingCollections(db), client: temporal.client, namespace: config.TEMPORAL_NAMESPACE, uiUrl: temporalUiUrlOf(config) })]
+        : []),
     ],
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
