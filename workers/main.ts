@@ -22,6 +22,7 @@ import { workflowStackTraces } from '../src/temporal/workflow-stack-traces';
 import { WORKFLOW_BUNDLE_FILE, workflowCodeFor } from '../src/temporal/workflow-bundle';
 import { exitWithSupervisor } from '../src/supervisor/exit-with-supervisor';
 import { pingDatabase } from '../src/db/connect';
+import { poolTradesOfTx } from '../src/amm/pool-trades-of-tx';
 import { sdkTelemetry, startWorkerMetrics } from '../src/metrics/worker-metrics';
 
 /**
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
   const activities = createActivities({
     db, logger, chain, publisher, handoffs: matcher, settlementYieldMs: config.SETTLEMENT_YIELD_MS, watchedChain: () => watchedChain,
     tradeTxChain: () => tradeTxChain,
+    decodePoolTrades: poolTradesOfTx(db, chainPort.chainId),
     operatorChain: () => chainPort.context,
   });
   // The bundle `npm run build` made, if it still matches the workflow files (src/temporal/workflow-bundle.ts).

@@ -24,6 +24,7 @@ import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
 import { webRoutes, webSettingsOf } from '../web';
 import { composeTradeRouters } from './compose-trade';
+import { createAmmVenue } from '../amm/amm-venue';
 import { createAmmSetupStarter } from '../temporal/amm-setup.client';
 import { orderTimelineRoutes } from '../admin/order-timeline.routes';
 import { matchingCollections } from '../matching/collections';
@@ -93,7 +94,10 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
     rootRouters: [
       ...buildRootRouters(modules),
-      ...composeTradeRouters(modules, { db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE }),
+      ...composeTradeRouters(modules, {
+        db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE,
+        amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined) }),
+      }),
       webRoutes(webSettingsOf(config), WS_PATH),
       ...(config.ADMIN_TOKEN
         ? [orderTimelineRoutes({ adminToken: config.ADMIN_TOKEN, collections: matchingCollections(db), client: temporal.client, namespace: config.TEMPORAL_NAMESPACE, uiUrl: temporalUiUrlOf(config) })]
