@@ -20,6 +20,7 @@ import { workflowStackTraces } from '../src/temporal/workflow-stack-traces';
 import { WORKFLOW_BUNDLE_FILE, workflowCodeFor } from '../src/temporal/workflow-bundle';
 import { exitWithSupervisor } from '../src/supervisor/exit-with-supervisor';
 import { pingDatabase } from '../src/db/connect';
+import { backfillPositions } from '../src/positions/backfill-positions';
 import { sdkTelemetry, startWorkerMetrics } from '../src/metrics/worker-metrics';
 
 /**
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   const db = await databaseFromConfig(config, logger);
   const collections = matchingCollections(db);
   await ensureMatchingIndexes(collections);
+  // Before any fill is recorded: positions whose fills came before position rows get their rows.
+  await backfillPositions(db.db!, logger);
   const address = temporalAddressOf(config);
   const connection = await NativeConnection.connect({ address });
   const clientConnection = await Connection.connect({ address });
