@@ -33,6 +33,7 @@ const ADMIN = 'attack-admin-token-0123456789abcdef-0123456789';
 /** A hostile ContractWallet's modes (contracts/mocks/ContractWallet.sol). */
 const BURN_IN_SIGNATURE = 1;
 const REFUSE_TOKENS = 3;
+const REFUSE_SIGNATURE = 4;
 
 interface MarketView {
   condition_id: string;
@@ -263,6 +264,10 @@ describe('settlement attacks: one trader cannot fail another\'s trade', () => {
 
   it('when a resting contract-wallet maker starts burning gas in isValidSignature, then its order alone ends MATCH_FAILED (GAS_BURNED) and the honest maker and taker end FILLED', async () => {
     await buySideAttack((m) => contractTrader(m), (x) => setMode(x, BURN_IN_SIGNATURE), 'GAS_BURNED');
+  }, 240_000);
+
+  it('when a resting contract-wallet maker\'s isValidSignature starts refusing the signature it accepted, then its order alone ends MATCH_FAILED (SIGNATURE_REFUSED) and the honest maker and taker end FILLED', async () => {
+    await buySideAttack((m) => contractTrader(m), (x) => setMode(x, REFUSE_SIGNATURE), 'SIGNATURE_REFUSED');
   }, 240_000);
 
   it('when a resting contract-wallet maker starts refusing the outcome tokens it bought, then its order alone ends MATCH_FAILED (TOKENS_REFUSED) and the honest maker and taker end FILLED', async () => {
