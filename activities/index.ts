@@ -9,6 +9,7 @@ import { createHeartbeatActivities } from './heartbeat.activities';
 import { createMarketActivities } from './market.activities';
 import { createSettlementActivities } from './settlement.activities';
 import { createChainWatcherActivities, type WatchChain } from './chain-watcher.activities';
+import { createConditionActivities, type ConditionChain } from './condition.activities';
 import { timed } from '../src/logging/stage-timings';
 import { activityDuration, secondsSince } from '../src/metrics/metrics';
 
@@ -28,12 +29,18 @@ export interface ActivityDeps {
   confirmWaitMs?: number;
   /** What the chain watcher reads (watchChainOf(chain port)); unset: its scans fail and it waits. */
   watchedChain?: () => WatchChain;
+  /** The chain port that prepares market conditions (it holds the operator key); unset: preparing fails. */
+  conditionChain?: () => ConditionChain;
   /** Longest wait of a settlement database command for this process's market steps, ms (0 or unset: none). */
   settlementYieldMs?: number;
 }
 
 const noWatchedChain = (): WatchChain => {
   throw new Error('no chain configured for the chain watcher');
+};
+
+const noConditionChain = (): ConditionChain => {
+  throw new Error('no chain configured for preparing conditions');
 };
 
 export const NO_PUBLISHER: RealtimePublisher = { publish: () => Promise.resolve() };
@@ -51,6 +58,7 @@ export function createActivities(deps: ActivityDeps) {
       collections, publisher, logger: deps.logger, chain: deps.chain ?? UNCONFIGURED_CHAIN, pollMs: deps.chainPollMs, confirmWaitMs: deps.confirmWaitMs, priority,
     }),
     ...createChainWatcherActivities({ collections, logger: deps.logger, chain: deps.watchedChain ?? noWatchedChain }),
+    ...createConditionActivities({ chain: deps.conditionChain ?? noConditionChain }),
   });
 }
 

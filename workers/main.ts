@@ -53,6 +53,7 @@ async function main(): Promise<void> {
   const watchedChain = watchChainOf(chainPort);
   const activities = createActivities({
     db, logger, chain, publisher, handoffs: matcher, settlementYieldMs: config.SETTLEMENT_YIELD_MS, watchedChain: () => watchedChain,
+    conditionChain: () => chainPort,
   });
   // The bundle `npm run build` made, if it still matches the workflow files (src/temporal/workflow-bundle.ts).
   const code = workflowCodeFor(require.resolve('../workflows'), join(__dirname, '..', WORKFLOW_BUNDLE_FILE));

@@ -5,3 +5,4 @@ export { settlementWorkflow } from './settlement.workflow';
 export { onchainCancelWorkflow } from './onchain-cancel.workflow';
 export { chainWatcherWorkflow } from './chain-watcher.workflow';
 export { heartbeatWorkflow } from './heartbeat.workflow';
+export { prepareConditionWorkflow } from './prepare-condition.workflow';
