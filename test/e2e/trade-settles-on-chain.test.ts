@@ -83,6 +83,7 @@ describe('a trade from HTTP to the chain', () => {
       db,
       logger,
       chain: createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS),
+      conditionChain: () => chainPort,
       publisher: createRealtimePublisher({ db, logger }),
       chainPollMs: 200,
     });
