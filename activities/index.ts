@@ -16,6 +16,7 @@ import type { DecodePoolTrades } from '../src/trade/pool-trades-port';
 import type { TradeTxChain } from '../src/trade/trade-tx-chain';
 import { createAmmSetupActivities } from './amm-setup.activities';
 import type { ChainContext } from '../src/chain/chain-context';
+import { createConditionActivities, type ConditionChain } from './condition.activities';
 import { timed } from '../src/logging/stage-timings';
 import { activityDuration, secondsSince } from '../src/metrics/metrics';
 
@@ -35,6 +36,8 @@ export interface ActivityDeps {
   confirmWaitMs?: number;
   /** What the chain watcher reads (watchChainOf(chain port)); unset: its scans fail and it waits. */
   watchedChain?: () => WatchChain;
+  /** The chain port that prepares market conditions (it holds the operator key); unset: preparing fails. */
+  conditionChain?: () => ConditionChain;
   /** Longest wait of a settlement database command for this process's market steps, ms (0 or unset: none). */
   settlementYieldMs?: number;
   /** What saved transactions' workflows read (tradeTxChainOf(chain port)); unset: their receipt reads fail and are retried. */
@@ -57,6 +60,10 @@ const noTradeTxChain = (): TradeTxChain => {
   throw new Error('no chain configured for saved transactions');
 };
 
+const noConditionChain = (): ConditionChain => {
+  throw new Error('no chain configured for preparing conditions');
+};
+
 export const NO_PUBLISHER: RealtimePublisher = { publish: () => Promise.resolve() };
 
 /** Builds the activity implementations the worker registers. */
@@ -75,6 +82,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createChainWatcherActivities({ collections, logger: deps.logger, chain: deps.watchedChain ?? noWatchedChain }),
     ...createTradeTxActivities({ db: deps.db, publisher, chain: deps.tradeTxChain ?? noTradeTxChain, decodePoolTrades: deps.decodePoolTrades }),
     ...createAmmSetupActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
+    ...createConditionActivities({ chain: deps.conditionChain ?? noConditionChain }),
   });
 }
 

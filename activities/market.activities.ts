@@ -27,6 +27,7 @@ import { timed } from '../src/logging/stage-timings';
 import { NO_STEP_PRIORITY, type StepPriority } from '../src/matching/step-priority';
 import { presentFill, presentOrder, presentTicker, priceOfTicks } from '../src/matching/present';
 import { statusReasonFor } from '../src/orders/status-reasons';
+import { applyFillsToPositions } from '../src/positions/position-rows';
 
 export interface MarketActivityDeps {
   collections: MatchingCollections;
@@ -278,6 +279,10 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
       });
     }
 
+    // The fills' positions beside the orders: a retried step folds none twice (src/positions/position-rows.ts).
+    const positionsWritten = fills.length > 0 ? timed('step.positions', () => applyFillsToPositions(c.positions, fills, decimals, at)) : undefined;
+    positionsWritten?.catch(() => undefined); // awaited below; a failure fails the step there
+
     // 2. Orders, each guarded by the engine seq that produced its state, and by the settled units
     //    its reservation was computed from (settlement writes them). `after` is each order as the
     //    step leaves it (a retried step computes the same values from the same seq).
@@ -317,6 +322,7 @@ export function createMarketActivities({ collections: c, publisher, logger, hand
     // The orders this step took are handed over for good: their markers go now, so the hand-off
     // sweeper reads only lost hand-offs (it otherwise read every order once, 2 s after placing).
     const markersDone = placedHere.size > 0 ? timed('step.markers', () => c.handoffs.deleteMany({ _id: { $in: [...placedHere] } })) : undefined;
+    await positionsWritten;
     if (options.again && newFills === 0 && matched === 0) {
       await Promise.all([marketRows, markersDone]);
       return {};

@@ -24,6 +24,7 @@ import {
 } from '../src/settlement/settlement-chain';
 import { reservedUnitsOf, toPlaceable } from './market.activities';
 import { statusReasonFor } from '../src/orders/status-reasons';
+import { positionRowIdOf, refoldPositions } from '../src/positions/position-rows';
 import { returnsOf, type BlamedGroup, type BlamedOrder, type ReturnedOrder } from './settlement-unwind';
 import type { PlaceableOrder } from '../src/matching/payloads';
 
@@ -483,6 +484,8 @@ export function createSettlementActivities({
     }), { ordered: false }));
     const fills = await afterSteps('settle.fillsRead', () => findByIds(c.fills, fillIdsOf(tradeIds)));
     observeFillStatus(q.status, fills, now);
+    // A failed fill counts in no position: its rows are folded again without it (a retry too: idempotent).
+    if (q.status === 'FAILED') await afterSteps('settle.positions', () => refoldPositions(c.positions, c.fills, fills.map(positionRowIdOf), now));
     const printing = FINAL.includes(q.status) ? await afterSteps('settle.trades', () => writeTrades(fills)) : [];
     // Every confirmed fill, not only the prints of this write: a retry still folds what a lost attempt did not.
     if (q.status === 'CONFIRMED') await afterSteps('settle.candles', () => applyTrades(c.candles, confirmedTradesOf(fills)));

@@ -23,6 +23,7 @@ import { WORKFLOW_BUNDLE_FILE, workflowCodeFor } from '../src/temporal/workflow-
 import { exitWithSupervisor } from '../src/supervisor/exit-with-supervisor';
 import { pingDatabase } from '../src/db/connect';
 import { poolTradesOfTx } from '../src/amm/pool-trades-of-tx';
+import { backfillPositions } from '../src/positions/backfill-positions';
 import { sdkTelemetry, startWorkerMetrics } from '../src/metrics/worker-metrics';
 
 /**
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
   const db = await databaseFromConfig(config, logger);
   const collections = matchingCollections(db);
   await ensureMatchingIndexes(collections);
+  // Before any fill is recorded: positions whose fills came before position rows get their rows.
+  await backfillPositions(db.db!, logger);
   const address = temporalAddressOf(config);
   const connection = await NativeConnection.connect({ address });
   const clientConnection = await Connection.connect({ address });
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
     tradeTxChain: () => tradeTxChain,
     decodePoolTrades: poolTradesOfTx(db, chainPort.chainId),
     operatorChain: () => chainPort.context,
+    conditionChain: () => chainPort,
   });
   // The bundle `npm run build` made, if it still matches the workflow files (src/temporal/workflow-bundle.ts).
   const code = workflowCodeFor(require.resolve('../workflows'), join(__dirname, '..', WORKFLOW_BUNDLE_FILE));

@@ -7,3 +7,4 @@ export { chainWatcherWorkflow } from './chain-watcher.workflow';
 export { heartbeatWorkflow } from './heartbeat.workflow';
 export { tradeTxWorkflow } from './trade-tx.workflow';
 export { ammMarketSetupWorkflow } from './amm-market-setup.workflow';
+export { prepareConditionWorkflow } from './prepare-condition.workflow';

@@ -14,6 +14,8 @@ contract ContractWallet {
     uint8 public constant BURN_IN_RECEIVER = 2;
     /// The ERC-1155 receiver hooks refuse every transfer.
     uint8 public constant REFUSE_TOKENS = 3;
+    /// `isValidSignature` answers "not valid" to every signature, its owner's too.
+    uint8 public constant REFUSE_SIGNATURE = 4;
 
     address public immutable owner;
     uint8 public mode;
@@ -37,7 +39,7 @@ contract ContractWallet {
 
     function isValidSignature(bytes32 digest, bytes calldata signature) external view returns (bytes4) {
         if (mode == BURN_IN_SIGNATURE) _burnAll();
-        if (signature.length != 65) return 0xffffffff;
+        if (mode == REFUSE_SIGNATURE || signature.length != 65) return 0xffffffff;
         bytes32 r = bytes32(signature[0:32]);
         bytes32 s = bytes32(signature[32:64]);
         uint8 v = uint8(signature[64]);

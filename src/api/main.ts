@@ -1,8 +1,8 @@
 import { jwtSettingsOf } from '../auth/jwt-settings';
-import { loadConfig, ConfigError } from '../config';
+import { loadApiConfig, ConfigError } from '../config';
 import { createLogger } from '../logging/logger';
 import { startStageTimings } from '../logging/stage-timings';
-import { assertNoDevKeyOffEmbeddedChain, chainPortFromConfig } from '../runtime/chain-from-config';
+import { readingChainPortFromConfig } from '../runtime/chain-from-config';
 import { databaseFromConfig } from '../runtime/database-from-config';
 import { temporalAddressOf } from '../runtime/endpoints';
 import { onShutdown } from '../runtime/shutdown';
@@ -14,13 +14,13 @@ import { startApiServer } from './server';
 /** The API process: REST under /v1 and socket.io under /v1/ws. */
 async function main(): Promise<void> {
   exitWithSupervisor();
-  const config = loadConfig();
-  // Refused before anything starts: an identity provider without audience and issuer, a public key off the embedded chain.
+  // Without OPERATOR_PRIVATE_KEY: the worker signs every chain write (src/temporal/condition-preparer.client.ts).
+  const config = loadApiConfig();
+  // Refused before anything starts: an identity provider without audience and issuer.
   jwtSettingsOf(config);
-  assertNoDevKeyOffEmbeddedChain(config);
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const stopTimings = startStageTimings(logger, config.STAGE_TIMINGS_S);
-  const chain = chainPortFromConfig(config);
+  const chain = readingChainPortFromConfig(config);
   const db = await databaseFromConfig(config, logger);
   const temporal = await connectTemporal(temporalAddressOf(config), config.TEMPORAL_NAMESPACE);
   const composition = await composeApi(config, { db, temporal, chain, logger });

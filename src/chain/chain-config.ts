@@ -10,8 +10,8 @@ export interface ChainAddresses {
 export interface ChainPortConfig {
   rpcUrl: string;
   chainId: number;
-  /** Settlement wallet: exchange operator, and oracle of the conditions it prepares. */
-  operatorKey: Hex;
+  /** Settlement wallet: exchange operator, and oracle of the conditions it prepares. Unset: the port reads, never signs (the API process). */
+  operatorKey?: Hex;
   addresses: ChainAddresses;
   /** Blocks on top of the one including a settlement before it counts as CONFIRMED. */
   confirmations: number;

@@ -5,7 +5,8 @@
  * process reach the node in nonce order. The operator signs natively (src/signing/native-signing-account.ts).
  */
 import { timedChainFetch } from '../metrics/chain-fetch';
-import { createPublicClient, createWalletClient, defineChain, http, type Chain, type PublicClient, type WalletClient, type Account, type Transport } from 'viem';
+import { createPublicClient, createWalletClient, defineChain, http, zeroAddress, type Chain, type PublicClient, type WalletClient, type Account, type Transport } from 'viem';
+import { toAccount } from 'viem/accounts';
 import { nativeSigningAccount } from '../signing/native-signing-account';
 import type { ChainPortConfig } from './chain-config';
 import { OperatorSender } from './operator-sender';
@@ -34,12 +35,20 @@ export function transportOf(config: Pick<ChainPortConfig, 'rpcUrl' | 'requestTim
   return http(config.rpcUrl, { batch: { wait: 0 }, retryCount: 0, timeout: config.requestTimeoutMs ?? 10_000, fetchFn: timedChainFetch });
 }
 
+/** The account of a port without the operator key: any signature it is asked for fails at once. */
+function keylessAccount(): Account {
+  const refuse = (): never => {
+    throw new Error('this process holds no operator key: chain writes run on the worker');
+  };
+  return toAccount({ address: zeroAddress, signMessage: refuse, signTransaction: refuse, signTypedData: refuse });
+}
+
 export function createChainContext(config: ChainPortConfig): ChainContext {
   const chain = chainOf(config.chainId, config.rpcUrl);
   const transport = transportOf(config);
   const pollingInterval = config.pollingIntervalMs ?? 1000;
   // Native signing: the operator signs every settlement transaction on the worker's event loop.
-  const operator = nativeSigningAccount(config.operatorKey);
+  const operator = config.operatorKey ? nativeSigningAccount(config.operatorKey) : keylessAccount();
   const publicClient = createPublicClient({ chain, transport, pollingInterval });
   return {
     config,

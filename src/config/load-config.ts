@@ -38,3 +38,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return config as Config;
 }
+
+/** The API process's configuration: every variable but the operator key (only the worker signs). */
+export type ApiConfig = Omit<Config, 'OPERATOR_PRIVATE_KEY'>;
+
+/** `loadConfig` for the API process: OPERATOR_PRIVATE_KEY is neither read nor kept, whatever the environment holds. */
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const unkeyed = { ...env };
+  delete unkeyed.OPERATOR_PRIVATE_KEY;
+  const config: Partial<Config> = loadConfig(unkeyed);
+  delete config.OPERATOR_PRIVATE_KEY;
+  return config as ApiConfig;
+}

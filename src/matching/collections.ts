@@ -15,6 +15,7 @@ import { candlesOf } from '../candles/candle-store';
 import type { CandleRow } from '../candles/candle-math';
 import { handoffMarkers, type HandoffMarker } from './handoff-markers';
 import type { LastStepWrite, StepDecision } from './step-journal';
+import { POSITIONS_COLLECTION, type PositionRow } from '../positions/position-rows';
 
 /** Columns the matching layer adds to the order record (not part of the public shape). */
 export interface OrderMatchingFields {
@@ -89,6 +90,8 @@ export interface MatchingCollections {
   lastSteps: Collection<LastStepWrite>;
   /** Candles of settled trades (src/candles), written as trades confirm. */
   candles: Collection<CandleRow>;
+  /** Position rows (src/positions/position-rows.ts), folded as fills are recorded and fail. */
+  positions: Collection<PositionRow>;
   /** The store reads its secondary indexes (src/db/index-policy.ts): else only unique ones are made. */
   secondaryIndexes: boolean;
 }
@@ -109,6 +112,7 @@ export function matchingCollections(connection: Connection): MatchingCollections
     steps: db.collection<StepDecision>('market_steps'),
     lastSteps: db.collection<LastStepWrite>('market_last_steps'),
     candles: candlesOf(db),
+    positions: db.collection<PositionRow>(POSITIONS_COLLECTION),
     secondaryIndexes: secondaryIndexesUsed(connection),
   };
 }
@@ -134,6 +138,8 @@ export async function ensureMatchingIndexes(c: MatchingCollections): Promise<voi
     [c.bookStates, { chain_id: 1, condition_id: 1 }, { unique: true, name: 'matching_book_state_key' }],
     [c.tickers, { chain_id: 1, condition_id: 1 }, { unique: true, name: 'matching_ticker_key' }],
     [c.statusChanges, { change_id: 1 }, { unique: true, name: 'matching_status_change_key' }],
+    // A failed fill's position is folded again from its fills (src/positions/position-rows.ts).
+    [c.fills, { wallet: 1, condition_id: 1, outcome: 1 }, { name: 'matching_fill_position' }],
   ];
   for (const [collection, keys, { idKey, ...options }] of specs) {
     if ((!options.unique || idKey) && !c.secondaryIndexes) continue;

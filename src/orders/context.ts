@@ -12,6 +12,7 @@ import { IdempotencyStore } from './idempotency';
 import { MarketRecordCache } from './market-record-cache';
 import { createPlacementWrites, type PlacementWrites } from './placement-writes';
 import { createFillReadModel, createIdempotencyKeyModel, createOrderModel, createWalletReservationModel } from './models';
+import { createPositionReadModel, type PositionReadModel } from '../positions/position.model';
 import type { FillReadModel, IdempotencyKeyModel, OrderModel, WalletReservationModel } from './models';
 import { ReservationStore } from './reservations';
 import { CANCEL_PAGE } from './cancel-page';
@@ -40,7 +41,9 @@ export interface OrderEntryDeps {
 }
 
 export interface OrderContext {
-  models: { orders: OrderModel; fills: FillReadModel; idempotency: IdempotencyKeyModel; reservations: WalletReservationModel; markets: MarketModel; tickers: TickerModel };
+  models: {
+    orders: OrderModel; fills: FillReadModel; positions: PositionReadModel; idempotency: IdempotencyKeyModel; reservations: WalletReservationModel; markets: MarketModel; tickers: TickerModel;
+  };
   matcher: MarketMatcher;
   chain: OrderChainPort;
   balances: BalanceCache;
@@ -82,6 +85,7 @@ export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): Ord
     models: {
       orders,
       fills: createFillReadModel(deps.connection),
+      positions: createPositionReadModel(deps.connection),
       idempotency,
       reservations,
       markets,

@@ -1,46 +1,13 @@
-import { checkLimit, decodeCursor, encodeCursor, type Page } from '../api/pagination';
+import { checkLimit, decodeCursor, encodeCursor, pageQuery, type Page } from '../api/pagination';
 import type { MarketRecord } from '../db/models/market.model';
 import { formatCanonical, parseUnitsStrict } from '../money';
+import { stateOf, type PositionRow } from '../positions/position-rows';
 import type { OrderContext } from './context';
-import type { FillRecord } from './models/fill.model';
 import type { PositionsQuery } from './order.schema';
 import { checkChainId } from './read-orders';
 
-/** Fills that never moved tokens do not make a position. */
-const EXCLUDED_SETTLEMENT = ['FAILED'];
-
-export interface PositionState {
-  size: bigint; // base units (10^D)
-  cost: bigint; // cost basis of `size`, in 10^(2D) units (size x price, unscaled)
-  realized: bigint; // 10^(2D) units
-}
-
-/**
- * Folds one outcome's fills (oldest first) into a position: buys add size at cost, sells take out
- * their share of the cost basis at the average (realized = proceeds - basis), fees are a realized
- * cost. A sell of more than the book ever bought (tokens from elsewhere) counts the excess at zero cost.
- */
-export function foldFills(fills: Pick<FillRecord, 'side' | 'price' | 'size' | 'fee' | 'created_at'>[], decimals: number): PositionState {
-  const scale = 10n ** BigInt(decimals);
-  const state: PositionState = { size: 0n, cost: 0n, realized: 0n };
-  for (const f of fills) {
-    const size = parseUnitsStrict(f.size, decimals);
-    const price = parseUnitsStrict(f.price, decimals);
-    const fee = parseUnitsStrict(f.fee || '0', decimals);
-    if (f.side === 'BUY') {
-      state.size += size;
-      state.cost += size * price;
-    } else {
-      const fromBook = size < state.size ? size : state.size;
-      const basis = state.size === 0n ? 0n : (state.cost * fromBook) / state.size;
-      state.realized += size * price - basis;
-      state.cost -= basis;
-      state.size -= fromBook;
-    }
-    state.realized -= fee * scale;
-  }
-  return state;
-}
+/** Rows read per round while a page fills (a status filter or a missing market can skip rows). */
+const ROWS_PER_READ = 101;
 
 function outcomePrice(market: MarketRecord, outcome: 0 | 1, lastYes: string | null, decimals: number): bigint | null {
   const scale = 10n ** BigInt(decimals);
@@ -51,75 +18,62 @@ function outcomePrice(market: MarketRecord, outcome: 0 | 1, lastYes: string | nu
 }
 
 /**
- * Oldest first, and within one time (the fills of one matching step share it) by the trade's
- * number in its market: trade ids are `{market}:{n}` without padding, so as strings `...:100`
- * came before `...:99`, and a SELL folded before the BUY it follows made a flat position look long.
+ * GET /v1/positions (decisions section 5), from the wallet's position rows (src/positions), newest
+ * position first (by its first fill), with market resolution and the last price applied here.
+ * Work per page: its rows, their markets and tickers; rows a status filter skips are read too.
  */
-function inTradeOrder(a: FillRecord, b: FillRecord): number {
-  const byTime = new Date(a.created_at).getTime() - new Date(b.created_at).getTime();
-  if (byTime !== 0) return byTime;
-  const bySeq = tradeNumber(a.trade_id) - tradeNumber(b.trade_id);
-  if (bySeq !== 0) return bySeq;
-  return a.trade_id < b.trade_id ? -1 : a.trade_id > b.trade_id ? 1 : a.order_hash < b.order_hash ? -1 : a.order_hash > b.order_hash ? 1 : 0;
-}
-
-/** The `n` of trade id `{market}:{n}` (0 for an id of another shape: those keep their string order). */
-function tradeNumber(tradeId: string): number {
-  const n = Number(tradeId.slice(tradeId.lastIndexOf(':') + 1));
-  return Number.isSafeInteger(n) ? n : 0;
-}
-
-/** GET /v1/positions (decisions section 5), computed from the wallet's fills and market resolution. */
 export async function listPositions(ctx: OrderContext, wallet: string, query: PositionsQuery): Promise<Page<Record<string, unknown>>> {
   checkChainId(ctx, query.chain_id);
   const limit = checkLimit(query.limit);
-  // Failed fills too: they move nothing, but the first fill of a position, whatever became of it,
-  // is the position's creation, which orders the list (and so never moves between two pages).
-  const filter: Record<string, unknown> = { wallet: wallet.toLowerCase() };
+  const filter: Record<string, unknown> = { wallet: wallet.toLowerCase(), live: { $gt: 0 } };
   if (query.chain_id !== undefined) filter.chain_id = query.chain_id;
   if (query.condition_id !== undefined) filter.condition_id = query.condition_id.toLowerCase();
-  const fills = (await ctx.models.fills.find(filter).lean()).sort(inTradeOrder);
-
-  const groups = new Map<string, FillRecord[]>();
-  for (const f of fills) {
-    const key = `${f.chain_id}:${f.condition_id}:${f.outcome}`;
-    const list = groups.get(key) ?? [];
-    list.push(f);
-    groups.set(key, list);
+  const shown: { row: PositionRow; position: Record<string, unknown> }[] = [];
+  let after = decodeCursor(query.cursor);
+  while (shown.length <= limit) {
+    const page = pageQuery(after, 'first_at', 'key');
+    const rows = await ctx.models.positions.find({ ...filter, ...page.filter }).sort(page.sort).limit(ROWS_PER_READ).lean<PositionRow[]>();
+    for (const p of await presentRows(ctx, rows, query.status)) if (shown.length <= limit) shown.push(p);
+    if (rows.length < ROWS_PER_READ) break;
+    const last = rows[rows.length - 1];
+    after = { at: new Date(last.first_at), id: last.key };
   }
-  const conditions = [...new Set(fills.map((f) => `${f.chain_id}:${f.condition_id}`))].map((k) => {
-    const [chain, condition] = k.split(':');
-    return { chain_id: Number(chain), condition_id: condition };
-  });
-  const [markets, tickers] = conditions.length === 0
-    ? [[], []]
-    : await Promise.all([ctx.models.markets.find({ $or: conditions }).lean(), ctx.models.tickers.find({ $or: conditions }).lean()]);
+  const hasMore = shown.length > limit;
+  const page = shown.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    data: page.map((p) => p.position),
+    next_cursor: hasMore && last ? encodeCursor({ at: new Date(last.row.first_at), id: last.row.key }) : '',
+    has_more: hasMore,
+  };
+}
+
+/** The rows as listed, in their order; rows of unknown markets or outside the status filter are left out. */
+async function presentRows(ctx: OrderContext, rows: PositionRow[], status: PositionsQuery['status']): Promise<{ row: PositionRow; position: Record<string, unknown> }[]> {
+  if (rows.length === 0) return [];
+  const conditions = [...new Map(rows.map((r) => [`${r.chain_id}:${r.condition_id}`, { chain_id: r.chain_id, condition_id: r.condition_id }])).values()];
+  const [markets, tickers] = await Promise.all([ctx.models.markets.find({ $or: conditions }).lean(), ctx.models.tickers.find({ $or: conditions }).lean()]);
   const marketOf = new Map(markets.map((m) => [`${m.chain_id}:${m.condition_id}`, m]));
   const lastOf = new Map(tickers.map((t) => [`${t.chain_id}:${t.condition_id}`, t.last_price]));
-
-  const rows: { at: Date; id: string; position: Record<string, unknown> }[] = [];
-  for (const [key, all] of groups) {
-    const first = all[0];
-    const list = all.filter((f) => !EXCLUDED_SETTLEMENT.includes(f.settlement_status));
-    if (list.length === 0) continue;
-    const market = marketOf.get(`${first.chain_id}:${first.condition_id}`);
+  const out: { row: PositionRow; position: Record<string, unknown> }[] = [];
+  for (const row of rows) {
+    const market = marketOf.get(`${row.chain_id}:${row.condition_id}`);
     if (!market) continue;
-    const outcome = first.outcome;
+    const outcome = row.outcome;
     const token = market.tokens.find((t) => t.outcome === outcome);
     if (!token) continue;
     const resolved = market.status === 'RESOLVED' && market.resolution_outcome !== null;
-    if (query.status === 'active' && resolved) continue;
-    if (query.status === 'resolved' && !resolved) continue;
+    if (status === 'active' && resolved) continue;
+    if (status === 'resolved' && !resolved) continue;
     const d = token.decimals;
     const scale = 10n ** BigInt(d);
-    const state = foldFills(list, d);
+    const state = stateOf(row);
     const avg = state.size === 0n ? 0n : state.cost / state.size;
-    const mark = outcomePrice(market, outcome, lastOf.get(`${first.chain_id}:${first.condition_id}`) ?? null, d) ?? avg;
+    const mark = outcomePrice(market, outcome, lastOf.get(`${row.chain_id}:${row.condition_id}`) ?? null, d) ?? avg;
     let realized = state.realized;
     if (resolved) realized += state.size * mark - state.cost; // resolution realizes what is still held
-    rows.push({
-      at: new Date(first.created_at),
-      id: key,
+    out.push({
+      row,
       position: {
         condition_id: market.condition_id,
         chain_id: market.chain_id,
@@ -135,15 +89,5 @@ export async function listPositions(ctx: OrderContext, wallet: string, query: Po
       },
     });
   }
-  rows.sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  const cursor = decodeCursor(query.cursor);
-  const after = cursor ? rows.filter((r) => r.at < cursor.at || (r.at.getTime() === cursor.at.getTime() && r.id < cursor.id)) : rows;
-  const shown = after.slice(0, limit);
-  const hasMore = after.length > limit;
-  const last = shown[shown.length - 1];
-  return {
-    data: shown.map((r) => r.position),
-    next_cursor: hasMore && last ? encodeCursor({ at: last.at, id: last.id }) : '',
-    has_more: hasMore,
-  };
+  return out;
 }

@@ -1,5 +1,5 @@
 import { createChainPort, ChainPort } from '../chain';
-import { Config, ConfigError } from '../config';
+import { ApiConfig, Config, ConfigError } from '../config';
 import { wellKnownDevKeyIndex } from './well-known-keys';
 
 /**
@@ -8,16 +8,24 @@ import { wellKnownDevKeyIndex } from './well-known-keys';
  * environment. A process without a chain configured cannot trade, so this refuses to guess.
  */
 export function chainPortFromConfig(config: Config): ChainPort {
-  const missing = (['CHAIN_RPC_URL', 'OPERATOR_PRIVATE_KEY', 'EXCHANGE_ADDRESS', 'COLLATERAL_ADDRESS', 'CONDITIONAL_TOKENS_ADDRESS'] as const).filter(
-    (name) => !config[name],
-  );
+  if (!config.OPERATOR_PRIVATE_KEY) throw new ConfigError(['OPERATOR_PRIVATE_KEY is required (npm start sets it for the embedded chain)']);
+  return portOf(config, config.OPERATOR_PRIVATE_KEY);
+}
+
+/** The API's chain port: reads only, as the API process holds no operator key (its chain writes run on the worker). */
+export function readingChainPortFromConfig(config: ApiConfig): ChainPort {
+  return portOf(config);
+}
+
+function portOf(config: ApiConfig, operatorKey?: Config['OPERATOR_PRIVATE_KEY']): ChainPort {
+  const missing = (['CHAIN_RPC_URL', 'EXCHANGE_ADDRESS', 'COLLATERAL_ADDRESS', 'CONDITIONAL_TOKENS_ADDRESS'] as const).filter((name) => !config[name]);
   if (missing.length > 0) {
     throw new ConfigError(missing.map((name) => `${name} is required (npm start sets it for the embedded chain)`));
   }
   return createChainPort({
     rpcUrl: config.CHAIN_RPC_URL!,
     chainId: config.CHAIN_ID,
-    operatorKey: config.OPERATOR_PRIVATE_KEY!,
+    operatorKey,
     addresses: {
       exchange: config.EXCHANGE_ADDRESS!,
       collateral: config.COLLATERAL_ADDRESS!,

@@ -7,7 +7,7 @@ import { consumeWsToken } from '../auth/ws-tokens';
 import { jwtSettingsOf } from '../auth/jwt-settings';
 import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../gateway';
 import type { ChainPort } from '../chain';
-import { Config, ConfigError } from '../config';
+import { ApiConfig, ConfigError } from '../config';
 import type { Logger } from '../logging/logger';
 import { chainInfoOf, createChainConditionPreparer, createChainRegistry, reprepareMarketConditions } from '../markets';
 import { pingDatabase } from '../db/connect';
@@ -18,6 +18,8 @@ import { createMarketModel, type MarketRecord } from '../db/models';
 import { createHeartbeatStore, heartbeatsCollection } from '../heartbeat/beat-store';
 import { createDeadManSwitch } from '../heartbeat/dead-man-switch';
 import { createSwitchSignals, heartbeatTaskQueue } from '../temporal/heartbeat.client';
+import { workflowConditionPreparer } from '../temporal/condition-preparer.client';
+import type { ConditionPreparer } from '../markets/condition-preparer';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../api/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
@@ -44,13 +46,13 @@ export interface ApiComposition {
  * Wires the API process's modules from its connections. On the embedded dev chain (fresh at every
  * start) the markets' conditions are prepared again and a demo market is seeded when none exists.
  */
-export async function composeApi(config: Config, io: { db: Connection; temporal: TemporalHandle; chain: ChainPort; logger: Logger }): Promise<ApiComposition> {
+export async function composeApi(config: ApiConfig, io: { db: Connection; temporal: TemporalHandle; chain: ChainPort; logger: Logger }): Promise<ApiComposition> {
   const { db, temporal, chain, logger } = io;
   if (!config.API_KEY_PEPPER) {
     throw new ConfigError(['API_KEY_PEPPER is required: API-key and WebSocket-token hashes depend on it (npm start generates one)']);
   }
   const chains = createChainRegistry([await chainInfoOf(chain)], config.CHAIN_ID);
-  const preparer = createChainConditionPreparer(chain);
+  const preparer = marketConditionPreparer(config, temporal, chain);
   const matcher = createMarketMatcherClient(temporal.client, config.TEMPORAL_TASK_QUEUE, { lingerMs: config.HANDOFF_LINGER_MS, gatherMs: config.HANDOFF_GATHER_MS });
   const markets = createMarketModel(db);
   const limits = createRateLimits({ windowS: config.RATE_LIMIT_WINDOW_S, perWallet: config.RATE_LIMIT_PER_WALLET, perIp: config.RATE_LIMIT_PER_IP });
@@ -134,4 +136,12 @@ export async function composeApi(config: Config, io: { db: Connection; temporal:
       await modules.close();
     },
   };
+}
+
+/**
+ * Conditions of new markets are prepared by the worker (it holds the operator key; the API holds
+ * none), through a workflow the API waits for; existing conditions are read from the chain here.
+ */
+function marketConditionPreparer(config: ApiConfig, temporal: TemporalHandle, chain: ChainPort): ConditionPreparer {
+  return workflowConditionPreparer(temporal.client, config.TEMPORAL_TASK_QUEUE, config.CHAIN_ID, createChainConditionPreparer(chain));
 }

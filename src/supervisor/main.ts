@@ -141,10 +141,11 @@ async function main(): Promise<void> {
     const distRoot = resolve(__dirname, '..', '..');
     // The preload keeps the SDK's stack-trace promise hook out of the workflow threads (docs/matching.md).
     const workerPreload = ['--require', join(distRoot, 'src', 'temporal', 'no-workflow-stack-traces.js')];
-    const child = (name: string, script: string, nodeArgs: string[] = []) =>
-      new ChildService({ name, script, env, onGiveUp: giveUp, log, nodeArgs, nodeBinary: node, onSpawn: (pid) => started.started(name, pid) });
+    const child = (name: string, script: string, nodeArgs: string[] = [], childEnv = env) =>
+      new ChildService({ name, script, env: childEnv, onGiveUp: giveUp, log, nodeArgs, nodeBinary: node, onSpawn: (pid) => started.started(name, pid) });
     const worker = child('worker', join(distRoot, 'workers', 'main.js'), workerPreload);
-    const api = child('api', join(distRoot, 'src', 'api', 'main.js'));
+    // The API holds no operator key: the worker signs every chain write.
+    const api = child('api', join(distRoot, 'src', 'api', 'main.js'), [], { ...env, OPERATOR_PRIVATE_KEY: undefined });
     services.push(worker, api);
     worker.start();
     api.start();

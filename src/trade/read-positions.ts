@@ -11,7 +11,7 @@ import type { MarketStore } from '../markets/market-store';
 import type { ChainRegistry } from '../markets/chains';
 import { formatCanonical, parseUnitsStrict } from '../money';
 import type { FillReadModel } from '../orders/models/fill.model';
-import { foldFills } from '../orders/positions';
+import { foldFills } from '../positions/position-fold';
 import { decimalsOf } from './clob-quote-of-market';
 import { tokenIdsOf } from './redeem';
 import type { TradeChain } from './trade-chain';

@@ -68,7 +68,7 @@ describe('the /trade API on the embedded chain', () => {
     const native = await NativeConnection.connect({ address: testTemporalAddress() });
     const activities = createActivities({
       db, logger, chain: createChainSettlement(() => port, config.CHAIN_CONFIRMATIONS), publisher: createRealtimePublisher({ db, logger }),
-      chainPollMs: 200, tradeTxChain: () => tradeTxChainOf(port),
+      chainPollMs: 200, tradeTxChain: () => tradeTxChainOf(port), conditionChain: () => port,
     });
     worker = await Worker.create({ connection: native, taskQueue: config.TEMPORAL_TASK_QUEUE, workflowsPath: require.resolve('../../workflows'), activities });
     settlement = await startSettlementWorker(native, config.TEMPORAL_TASK_QUEUE, activities);

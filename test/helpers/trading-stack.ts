@@ -83,6 +83,7 @@ export function useTradingStack(prefix: string, env: Record<string, string> = {}
       db,
       logger,
       chain: createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS),
+      conditionChain: () => chainPort,
       publisher: createRealtimePublisher({ db, logger }),
       chainPollMs: 200,
     });

@@ -15,10 +15,10 @@ import { createActivities } from '../../activities';
 import { startApiServer, type RunningApi } from '../../src/api/server';
 import { startLocalChain, type ChainPort, type LocalChain } from '../../src/chain';
 import { collateralAbi, conditionalTokensAbi, contractWalletAbi, contractWalletBytecode, exchangeAbi } from '../../src/chain/generated';
-import { loadConfig } from '../../src/config';
+import { loadApiConfig, loadConfig } from '../../src/config';
 import { freePort } from '../../src/embedded/free-port';
 import { createLogger } from '../../src/logging/logger';
-import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
+import { chainPortFromConfig, readingChainPortFromConfig } from '../../src/runtime/chain-from-config';
 import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
 import { createChainSettlement } from '../../src/settlement/chain-settlement';
 import { buildOrder, signOrder, type SignedOrder } from '../../src/signing';
@@ -33,6 +33,7 @@ const ADMIN = 'attack-admin-token-0123456789abcdef-0123456789';
 /** A hostile ContractWallet's modes (contracts/mocks/ContractWallet.sol). */
 const BURN_IN_SIGNATURE = 1;
 const REFUSE_TOKENS = 3;
+const REFUSE_SIGNATURE = 4;
 
 interface MarketView {
   condition_id: string;
@@ -75,21 +76,26 @@ describe('settlement attacks: one trader cannot fail another\'s trade', () => {
 
   beforeAll(async () => {
     chain = await startLocalChain({ port: await freePort(), chainId: 56, blockIntervalMs: 200 });
-    const config = loadConfig({
+    const env = {
       CHAIN_RPC_URL: chain.rpcUrl, OPERATOR_PRIVATE_KEY: chain.operatorKey, EXCHANGE_ADDRESS: chain.addresses.exchange,
       COLLATERAL_ADDRESS: chain.addresses.collateral, CONDITIONAL_TOKENS_ADDRESS: chain.addresses.conditionalTokens, CHAIN_CONFIRMATIONS: '1',
       TEMPORAL_TASK_QUEUE: uniqueTaskQueue('attacks'), AUTH_JWT_SECRET: SECRET, API_KEY_PEPPER: 'attack-pepper-0123456789abcdef-0123456789ab',
       ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'silent',
-    });
+    };
+    const config = loadConfig(env);
     const db = database.db();
     port = chainPortFromConfig(config);
+    // The API as it runs: its environment has no operator key, and market creation still works (the worker prepares conditions).
+    const { OPERATOR_PRIVATE_KEY: _workerOnly, ...apiEnv } = env;
+    const apiConfig = loadApiConfig(apiEnv);
+    expect('OPERATOR_PRIVATE_KEY' in apiConfig).toBe(false);
     const native = await NativeConnection.connect({ address: testTemporalAddress() });
-    const activities = createActivities({ db, logger, chain: createChainSettlement(() => port, config.CHAIN_CONFIRMATIONS), chainPollMs: 200 });
+    const activities = createActivities({ db, logger, chain: createChainSettlement(() => port, config.CHAIN_CONFIRMATIONS), chainPollMs: 200, conditionChain: () => port });
     worker = await Worker.create({ connection: native, taskQueue: config.TEMPORAL_TASK_QUEUE, workflowsPath: require.resolve('../../workflows'), activities });
     settlement = await startSettlementWorker(native, config.TEMPORAL_TASK_QUEUE, activities);
     workerRun = worker.run();
     temporal = await connectTemporal(testTemporalAddress(), 'default');
-    composition = await composeApi(config, { db, temporal, chain: port, logger });
+    composition = await composeApi(apiConfig, { db, temporal, chain: readingChainPortFromConfig(apiConfig), logger });
     api = await startApiServer({ host: '127.0.0.1', port: 0, logger, ...composition });
   }, 180_000);
 
@@ -263,6 +269,10 @@ describe('settlement attacks: one trader cannot fail another\'s trade', () => {
 
   it('when a resting contract-wallet maker starts burning gas in isValidSignature, then its order alone ends MATCH_FAILED (GAS_BURNED) and the honest maker and taker end FILLED', async () => {
     await buySideAttack((m) => contractTrader(m), (x) => setMode(x, BURN_IN_SIGNATURE), 'GAS_BURNED');
+  }, 240_000);
+
+  it('when a resting contract-wallet maker\'s isValidSignature starts refusing the signature it accepted, then its order alone ends MATCH_FAILED (SIGNATURE_REFUSED) and the honest maker and taker end FILLED', async () => {
+    await buySideAttack((m) => contractTrader(m), (x) => setMode(x, REFUSE_SIGNATURE), 'SIGNATURE_REFUSED');
   }, 240_000);
 
   it('when a resting contract-wallet maker starts refusing the outcome tokens it bought, then its order alone ends MATCH_FAILED (TOKENS_REFUSED) and the honest maker and taker end FILLED', async () => {

@@ -2,7 +2,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createTickerModel } from '../../src/db/models/ticker.model';
 import { createMarketModel, type MarketRecord } from '../../src/db/models/market.model';
 import { createOrderModel } from '../../src/orders/models';
-import { foldFills } from '../../src/orders/positions';
+import { foldFills } from '../../src/positions/position-fold';
+import { createLogger } from '../../src/logging/logger';
+import { backfillPositions } from '../../src/positions/backfill-positions';
+import { recordFills } from '../helpers/record-fills';
 import { useTestDatabase } from '../helpers/test-database';
 import { ACCOUNTS, ONE, asWallet, call, insertMarket, place, readOnlyKey, signedItem, startOrderHarness, type OrderHarness } from './harness';
 
@@ -109,9 +112,8 @@ describe('private reads', () => {
     const t0 = new Date('2026-02-01T00:00:00.000Z');
     const at = (s: number) => new Date(t0.getTime() + s * 1000);
     beforeAll(async () => {
-      const fills = database.db().collection('fills');
       const base = { chain_id: 56, condition_id: m1.condition_id, fee: '0', settlement_status: 'PENDING', tx_hash: '' };
-      await fills.insertMany([
+      await recordFills(database.db(), [
         { ...base, trade_id: 't1', order_hash: hashes[2], wallet: alice.address.toLowerCase(), role: 'taker', side: 'BUY', outcome: 1, price: '0.4', size: '10', created_at: at(1) },
         { ...base, trade_id: 't1', order_hash: '0xbob1', wallet: bob.address.toLowerCase(), role: 'maker', side: 'SELL', outcome: 1, price: '0.4', size: '10', created_at: at(1) },
         { ...base, trade_id: 't2', order_hash: hashes[3], wallet: alice.address.toLowerCase(), role: 'maker', side: 'BUY', outcome: 1, price: '0.6', size: '10', created_at: at(2) },
@@ -169,7 +171,7 @@ describe('private reads', () => {
       const flat = privateKeyToAccount(generatePrivateKey()).address;
       const market = `56:${m1.condition_id}`;
       const leg = { chain_id: 56, condition_id: m1.condition_id, fee: '0', settlement_status: 'CONFIRMED', tx_hash: '0x1', wallet: flat.toLowerCase(), role: 'maker', outcome: 1, size: '3', created_at: at(9) };
-      await database.db().collection('fills').insertMany([
+      await recordFills(database.db(), [
         { ...leg, trade_id: `${market}:100`, order_hash: '0xf2', side: 'SELL', price: '0.6' },
         { ...leg, trade_id: `${market}:99`, order_hash: '0xf1', side: 'BUY', price: '0.5' },
       ]);
@@ -184,12 +186,11 @@ describe('private reads', () => {
         chain_id: 56, condition_id: condition, fee: '0', settlement_status: 'CONFIRMED', tx_hash: '0x1', wallet: trader.toLowerCase(), role: 'taker',
         side: 'BUY', outcome, price: '0.5', size: '1', trade_id: trade, order_hash: `0x${trade}`, created_at: at(t),
       });
-      const fills = database.db().collection('fills');
-      await fills.insertMany([fill(m1.condition_id, 1, 'p1', 20), fill(m1.condition_id, 0, 'p2', 21), fill(m2.condition_id, 1, 'p3', 22)]);
+      await recordFills(database.db(), [fill(m1.condition_id, 1, 'p1', 20), fill(m1.condition_id, 0, 'p2', 21), fill(m2.condition_id, 1, 'p3', 22)]);
       const key = (p: { condition_id: string; outcome: number }) => `${p.condition_id === m1.condition_id ? 'm1' : 'm2'}:${p.outcome}`;
       const first = await get('/positions?limit=1', trader);
       expect(first.body.data.map(key)).toEqual(['m2:1']);
-      await fills.insertOne(fill(m1.condition_id, 1, 'p4', 30)); // the oldest position trades again
+      await recordFills(database.db(), [fill(m1.condition_id, 1, 'p4', 30)]); // the oldest position trades again
       const seen = [...first.body.data.map(key)];
       for (let cursor = first.body.next_cursor; cursor;) {
         const page = await get(`/positions?limit=1&cursor=${cursor}`, trader);
@@ -197,6 +198,23 @@ describe('private reads', () => {
         cursor = page.body.next_cursor;
       }
       expect(seen).toEqual(['m2:1', 'm1:0', 'm1:1']);
+    });
+
+    test('when fills were recorded before position rows, then the backfill folds them once, and the list reads rows, not fills', async () => {
+      const old = privateKeyToAccount(generatePrivateKey()).address;
+      const leg = { chain_id: 56, condition_id: m1.condition_id, fee: '0', settlement_status: 'CONFIRMED', tx_hash: '0x1', wallet: old.toLowerCase(), role: 'taker', outcome: 1, created_at: at(40) };
+      await database.db().collection('fills').insertMany([
+        { ...leg, trade_id: 'b1', order_hash: '0xb1', side: 'BUY', price: '0.5', size: '2' },
+        { ...leg, trade_id: 'b2', order_hash: '0xb2', side: 'SELL', price: '0.7', size: '1', created_at: at(41) },
+      ]);
+      expect((await get('/positions', old)).body.data).toEqual([]);
+      await backfillPositions(database.db().db!, createLogger({ level: 'silent' }));
+      const expected = [expect.objectContaining({ outcome: 1, size: '1', avg_price: '0.5', realized_pnl: '0.2', current_value: '0.55' })];
+      expect((await get('/positions', old)).body.data).toEqual(expected);
+      await database.db().collection('fills').deleteMany({ wallet: old.toLowerCase() });
+      expect((await get('/positions', old)).body.data).toEqual(expected);
+      // Alice's rows were there already: kept as they are.
+      expect((await get('/positions')).body.data).toHaveLength(3);
     });
 
     test('when positions are computed, then size, average, realized pnl and value follow the fills and the market', async () => {

@@ -99,7 +99,7 @@ export function useWatcherStack() {
     };
     const activities = createActivities({
       db, logger, chain: createChainSettlement(() => port, config.CHAIN_CONFIRMATIONS), publisher: recording, chainPollMs: 200,
-      watchedChain: () => watchChainOf(port),
+      watchedChain: () => watchChainOf(port), conditionChain: () => port,
     });
     const worker = await Worker.create({ connection: native, taskQueue: config.TEMPORAL_TASK_QUEUE, workflowBundle: bundle, activities, shutdownGraceTime: '1s' });
     const settlement = await startSettlementWorker(native, config.TEMPORAL_TASK_QUEUE, activities);

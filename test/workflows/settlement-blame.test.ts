@@ -4,6 +4,7 @@
  * and their new trades settle. With the fake chain: the chain says which order it blames.
  */
 import { marketKeyOf, settlementWorkflowId } from '../../src/matching/market-ids';
+import { positionRowIdOf } from '../../src/positions/position-rows';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
@@ -67,6 +68,11 @@ describe('settlement blames the failing leg', () => {
     const bFills = await fillsOf(b.order_hash);
     expect(bFills.filter((f) => f.settlement_status === 'CONFIRMED').map((f) => f.counter_order_hash).sort()).toEqual([c.order_hash, d.order_hash].sort());
     expect(bFills.filter((f) => f.returned).map((f) => f.counter_order_hash).sort()).toEqual([a.order_hash, c.order_hash].sort());
+    // Position rows: A's only fill failed (not listed); C and B hold what their settled fills say.
+    const row = (o: Parameters<typeof positionRowIdOf>[0], outcome: 0 | 1) => h.collections.positions.findOne({ _id: positionRowIdOf({ ...o, outcome }) });
+    expect(await row(a, 1)).toMatchObject({ live: 0, size: '0' });
+    expect(await row(c, 1)).toMatchObject({ live: 1, size: (10n * E18).toString() });
+    expect(await row(b, 0)).toMatchObject({ live: 2, size: (20n * E18).toString() });
     // C met B again before D did: it kept its place ahead of D.
     const trades = bFills.filter((f) => !f.returned).sort((x, y) => Number(x.trade_id.split(':').pop()) - Number(y.trade_id.split(':').pop()));
     expect(trades.map((f) => f.counter_order_hash)).toEqual([c.order_hash, d.order_hash]);
