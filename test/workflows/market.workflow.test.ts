@@ -1,7 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { cancelOrdersUpdate, marketDepthQuery, marketViewQuery, MAX_CANCEL_HASHES } from '../../workflows/definitions';
 import { marketWorkflowId } from '../../src/matching/market-ids';
-import { MAX_PLACE_BATCH_WIDE } from '../../workflows/market.workflow';
+import { MAX_PLACE_BATCH_WIDE } from '../../workflows/market/limits';
 import { MAX_MAKERS_PER_TAKER } from '../../src/engine';
 import type { MarketRecord } from '../../src/db/models';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
