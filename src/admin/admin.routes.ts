@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { checkLimit, decodeCursor, pageQuery, toPage } from '../api/pagination';
-import { parseQuery } from '../api/query';
+import { checkLimit, decodeCursor, pageQuery, toPage } from '../http/pagination';
+import { parseQuery } from '../http/query';
 import { validateOrThrow } from '../validation/ajv';
 import type { MarketRecord, TickerRecord } from '../db/models';
 import { changeMarketStatus, ChangeMarketStatusDeps } from '../markets/change-market-status';

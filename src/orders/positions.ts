@@ -1,4 +1,4 @@
-import { checkLimit, decodeCursor, encodeCursor, type Page } from '../api/pagination';
+import { checkLimit, decodeCursor, encodeCursor, type Page } from '../http/pagination';
 import type { MarketRecord } from '../db/models/market.model';
 import { formatCanonical, parseUnitsStrict } from '../money';
 import type { OrderContext } from './context';

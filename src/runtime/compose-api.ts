@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
 import { buildRootRouters, buildV1Routers, createApiModules } from '../api/routes';
-import type { ReadinessCheck } from '../api/health.routes';
+import type { ReadinessCheck } from '../http/health.routes';
 import type { ApiServerDeps } from '../api/server';
 import { consumeWsToken } from '../auth/ws-tokens';
 import { jwtSettingsOf } from '../auth/jwt-settings';
@@ -17,7 +17,7 @@ import { createWorkflowMarketStatusChanger } from '../temporal/market-status-cha
 import { createMarketModel, type MarketRecord } from '../db/models';
 import { createDeadManSwitch } from '../temporal/heartbeat.client';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
-import { createRateLimits } from '../api/middleware/rate-limits';
+import { createRateLimits } from '../http/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
 
