@@ -14,6 +14,7 @@ import type { HeartbeatActivities } from '../activities/heartbeat.activities';
 import { marketWorkflowId } from '../src/matching/market-ids';
 import { DB_STEP, DB_STEP_LOCAL } from './activity-presets';
 import { heartbeatSignal, MAX_CANCEL_HASHES, removeOrdersSignal, type Heartbeat } from './definitions';
+import { HEARTBEAT_STORED_BEATS as STORED_BEATS } from './patches';
 
 const db = proxyActivities<HeartbeatActivities>(DB_STEP);
 const local = proxyLocalActivities<HeartbeatActivities>(DB_STEP_LOCAL);
@@ -25,8 +26,6 @@ const local = proxyLocalActivities<HeartbeatActivities>(DB_STEP_LOCAL);
  */
 export const HEARTBEAT_EXPIRY_GRACE_MS = 1_000;
 
-/** Runs that read the stored beats (those before it took every heartbeat as a signal). */
-const STORED_BEATS = 'heartbeat-stored-beats';
 
 export interface HeartbeatInput {
   wallet: string;

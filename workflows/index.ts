@@ -1,5 +1,5 @@
 // Every workflow type the worker runs. Workflow type names are wire contracts: never rename one.
-export { marketWorkflow } from './market.workflow';
+export { marketWorkflow } from './market/market.workflow';
 export { settlementWorkflow } from './settlement.workflow';
 // No longer started (the chain watcher replaced it); registered so watches started before still finish.
 export { onchainCancelWorkflow } from './onchain-cancel.workflow';

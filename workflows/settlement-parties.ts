@@ -6,13 +6,8 @@
 import { log, patched, proxyLocalActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { SettlementPartyActivities } from '../activities/settlement-parties.activities';
+import { SETTLEMENT_LISTS_PARTIES } from './patches';
 
-/**
- * Patch id (workflow versioning): the batch reads its orders and wallets (a local activity in its
- * first workflow task) and sets them as search attributes. Runs recorded before set only the
- * `MarketId` and `OrderHash` their parent started them with.
- */
-export const SETTLEMENT_LISTS_PARTIES = 'settlement-lists-parties';
 
 const ORDER_HASHES = defineSearchAttributeKey('OrderHashes', SearchAttributeType.KEYWORD_LIST);
 const WALLETS = defineSearchAttributeKey('Wallets', SearchAttributeType.KEYWORD_LIST);

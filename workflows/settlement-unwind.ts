@@ -9,13 +9,6 @@ import type { BlamedGroup } from '../activities/settlement-unwind';
 import { marketWorkflowId, type MarketRef } from '../src/matching/market-ids';
 import { returnOrdersSignal } from './definitions';
 
-/**
- * Patch id (workflow versioning): a group refused with orders the chain now refuses (the send's
- * outcome names them, `blamed`) fails those orders alone and returns the others to the market.
- * Runs recorded before ended the whole group FAILED: every order of the match MATCH_FAILED.
- */
-export const SETTLEMENT_BLAMES_LEGS = 'settlement-blames-legs';
-
 export async function unwindBlamed(db: SettlementActivities, market: MarketRef, groups: BlamedGroup[]): Promise<void> {
   const { returned, failed } = await db.unwindGroups({ groups });
   if (returned.length === 0 && failed.length === 0) return;

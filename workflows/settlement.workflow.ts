@@ -1,6 +1,6 @@
 /**
  * Settlement of one match batch (`settlement-{batchId}`: the trades of one or more consecutive
- * matching steps, see SETTLEMENT_COALESCED in market.workflow.ts): one `matchOrders`
+ * matching steps, see SETTLEMENT_COALESCED in workflows/patches.ts): one `matchOrders`
  * call per taker order (a group): send it, wait for the receipt and the confirmations, and move
  * its fills PENDING -> MINED -> CONFIRMED (RETRYING while a failed send is retried; FAILED after
  * MAX_ATTEMPTS). Orders go MATCHED -> FILLED once every fill of theirs is CONFIRMED, or
@@ -12,25 +12,9 @@ import { marketWorkflowId, settlementGroupsOf, settlementTaskQueue } from '../sr
 import type { SettlementGroup, SettlementInput } from '../src/matching/payloads';
 import { CHAIN_CALL, CHAIN_WAIT, DB_STEP } from './activity-presets';
 import { removeOrdersSignal } from './definitions';
-import { SETTLEMENT_BLAMES_LEGS, unwindBlamed } from './settlement-unwind';
+import { BATCHED_SETTLEMENT, SETTLEMENT_BLAMES_LEGS, SETTLEMENT_DROPS_EXPIRED, SETTLEMENT_TASK_QUEUE, SETTLEMENT_TWO_STAGES, SETTLEMENT_UNKNOWN_UNCOUNTED } from './patches';
+import { unwindBlamed } from './settlement-unwind';
 import { listSettlementParties } from './settlement-parties';
-
-/**
- * Patch id (workflow versioning): settlement's activities go to their own task queue
- * (`{queue}-settlement`), whose worker runs a bounded number at a time. On the shared queue a
- * backlog of settlements (every burst of matches leaves one) took the store from the market steps:
- * in the e2e bench one market matched ~155 orders/s in a first round and ~65 in the next ones,
- * and ~155 in each when the rounds were 20 s apart.
- */
-export const SETTLEMENT_TASK_QUEUE = 'settlement-task-queue';
-
-/**
- * Patch id (workflow versioning): two activities on the common path instead of four. Sending and
- * awaiting the receipts are one activity (`sendAndAwaitReceipts`), and so are CONFIRMED and the
- * orders' finish (`confirmFills`). The per-process CPU of the e2e bench put the Temporal server on
- * a par with the store, and settlement's activities were most of its tasks.
- */
-export const SETTLEMENT_TWO_STAGES = 'settlement-two-stages';
 
 interface Stages {
   db: SettlementActivities;
@@ -50,37 +34,11 @@ function stages(): Stages {
 export const MAX_SETTLEMENT_ATTEMPTS = 5;
 
 /**
- * Patch id (workflow versioning): a round in which the chain could not say whether an earlier send
- * of a group settled (the send's outcome `unknown`: nothing was sent) does not count toward the
- * group's MAX_SETTLEMENT_ATTEMPTS sends. Runs recorded before counted it: a node that did not
- * answer for the ~30 s of the backoff ended a group FAILED whose first transaction had mined.
- */
-export const SETTLEMENT_UNKNOWN_UNCOUNTED = 'settlement-unknown-uncounted';
-
-/**
  * Rounds a group may go without the chain saying whether its match is on chain: a day at the
  * backoff's one-minute cap. Past it the group ends FAILED and the workflow logs an error: an
  * operator's matter.
  */
 export const MAX_UNKNOWN_ROUNDS = 1_440;
-
-/**
- * Patch id (workflow versioning): the groups of a batch move through each stage together, one
- * activity per stage for all of them (send all, await all receipts, mark all MINED, ...). Runs
- * recorded before ran the six activities of every group on their own: a step of 100 takers cost
- * 600 activities, and their task traffic slowed the matching of later steps.
- */
-export const BATCHED_SETTLEMENT = 'settlement-batched-activities';
-
-/**
- * Patch id (workflow versioning): a group refused because some of its makers expired on chain
- * since the match (`expiredTradeIds` in the send's outcome) fails those trades alone (fills FAILED,
- * their orders MATCH_FAILED) and sends the rest again. The engine matches an order until its
- * expiration second and the exchange refuses it from that second on, so a maker matched within a
- * settlement delay of its expiration failed its whole group before: every other maker's fill with
- * it. Runs recorded before ended such a group FAILED.
- */
-export const SETTLEMENT_DROPS_EXPIRED = 'settlement-drops-expired-makers';
 
 export interface SettlementResult {
   status: 'CONFIRMED' | 'FAILED';
@@ -123,6 +81,8 @@ async function settleTogether({ db, chain, waits }: Stages, input: Input, groups
   let pending = groups;
   // A batch found again from its fills asks the chain before its first send too.
   const recheck = input.found ? { recheck: true } : {};
+  // A round whose outcome is unknown sent nothing: counting it ended FAILED, after a node's silence
+  // through the backoff, a group whose first transaction had mined.
   const uncounted = patched(SETTLEMENT_UNKNOWN_UNCOUNTED);
   const dropsExpired = patched(SETTLEMENT_DROPS_EXPIRED);
   const blames = patched(SETTLEMENT_BLAMES_LEGS);

@@ -1,13 +1,13 @@
 import { Router } from 'express';
-import { checkLimit, decodeCursor, pageQuery, toPage } from '../api/pagination';
-import { parseQuery } from '../api/query';
+import { parseQuery } from '../http/query';
 import { validateOrThrow } from '../validation/ajv';
-import type { MarketRecord, TickerRecord } from '../db/models';
+import type { TickerRecord } from '../db/models';
 import { changeMarketStatus, ChangeMarketStatusDeps } from '../markets/change-market-status';
 import { createMarket } from '../markets/create-market';
 import { createAmmMarket, type CreateAmmMarketDeps } from '../markets/create-amm-market';
 import { validateConditionIdParam } from '../markets/market.schemas';
-import { presentAdminMarket, presentMarket } from '../markets/present-market';
+import { listAdminMarkets } from '../markets/market-queries';
+import { presentMarket } from '../markets/present-market';
 import { operatorOf, requireAdminToken } from './admin-auth';
 import {
   adminChainQuerySchema,
@@ -38,19 +38,7 @@ export function adminRoutes(deps: AdminRoutesDeps): Router {
 
   router.get('/admin/markets', async (req, res) => {
     const q = parseQuery(adminListQuerySchema, validateAdminListQuery, req.query, { lowerCase: ['status'] });
-    if (q.chain_id !== undefined) deps.chains.require(q.chain_id);
-    const limit = checkLimit(q.limit);
-    const page = pageQuery(decodeCursor(q.cursor), 'created_at', 'condition_id');
-    const filter: Record<string, unknown> = { ...page.filter };
-    if (q.status !== 'all') filter.status = q.status.toUpperCase();
-    if (q.chain_id !== undefined) filter.chain_id = q.chain_id;
-    const rows = await deps.store.markets.find(filter).sort(page.sort).limit(limit + 1).lean<MarketRecord[]>().exec();
-    const shown = rows.slice(0, limit);
-    const tickers = shown.length
-      ? await deps.store.tickers.find({ $or: shown.map((m) => ({ chain_id: m.chain_id, condition_id: m.condition_id })) }).lean<TickerRecord[]>().exec()
-      : [];
-    const byKey = new Map(tickers.map((t) => [`${t.chain_id}:${t.condition_id}`, t]));
-    res.json(toPage(rows, limit, (m) => ({ at: m.created_at, id: m.condition_id }), (m) => presentAdminMarket(m, byKey.get(`${m.chain_id}:${m.condition_id}`) ?? null)));
+    res.json(await listAdminMarkets(deps, { chainId: q.chain_id, status: q.status, cursor: q.cursor, limit: q.limit }));
   });
 
   router.post('/admin/markets/:condition_id/status', async (req, res) => {

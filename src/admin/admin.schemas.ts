@@ -1,6 +1,6 @@
 import { HEX32, marketSchema } from '../markets/market.schemas';
-import { PAGE_QUERY_PROPERTIES, pageSchema } from '../api/pagination';
-import type { QuerySchema } from '../api/query';
+import { PAGE_QUERY_PROPERTIES, pageSchema } from '../http/pagination';
+import type { QuerySchema } from '../http/query';
 import { compileSchema } from '../validation/ajv';
 import type { CreateMarketInput } from '../markets/create-market';
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { noQueryParams } from '../api/query';
+import { noQueryParams } from '../http/query';
 import { validateOrThrow, compileSchema } from '../validation/ajv';
 import type { PlatformKeyService } from '../auth/platform-keys';
 import { requireAdminToken } from './admin-auth';

@@ -1,10 +1,10 @@
 import express, { Express, RequestHandler, Router } from 'express';
 import type { Logger } from '../logging/logger';
-import { correlationId } from './middleware/correlation-id';
-import { errorHandler, notFoundHandler } from './middleware/error-handler';
-import { requestLog } from './middleware/request-log';
-import { healthRoutes, ReadinessCheck } from './health.routes';
-import { httpMetrics } from '../metrics/http-metrics';
+import { correlationId } from '../http/middleware/correlation-id';
+import { errorHandler, notFoundHandler } from '../http/middleware/error-handler';
+import { requestLog } from '../http/middleware/request-log';
+import { healthRoutes, ReadinessCheck } from '../http/health.routes';
+import { httpMetrics } from './http-metrics';
 import { metricsRoutes } from '../metrics/metrics.routes';
 
 /** Largest JSON body accepted: 15 signed orders fit in a few KB; anything far larger is abuse. */

@@ -11,7 +11,7 @@ export interface AuthGuardDeps {
   jwt: JwtVerifier;
   apiKeys: Pick<ApiKeyService, 'authenticate'>;
   usage: Pick<ApiKeyUsageTracker, 'mark'>;
-  /** Per-wallet rate limit (src/api/middleware/rate-limits.ts), run once the wallet is known. */
+  /** Per-wallet rate limit (src/http/middleware/rate-limits.ts), run once the wallet is known. */
   limitByWallet?: RequestHandler;
 }
 

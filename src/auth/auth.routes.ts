@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { noQueryParams } from '../api/query';
+import { noQueryParams } from '../http/query';
 import { validateOrThrow } from '../validation/ajv';
 import type { ApiKeyService } from './api-keys';
 import { AuthGuards, authOf } from './auth.middleware';

@@ -1,5 +1,5 @@
 import type { mongo } from 'mongoose';
-import type { QuerySchema } from '../api/query';
+import type { QuerySchema } from '../http/query';
 import type { MarketRecord } from '../db/models';
 import { AppError } from '../errors';
 import { formatCanonical } from '../money';

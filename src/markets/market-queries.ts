@@ -1,11 +1,11 @@
 import { AppError } from '../errors';
 import type { MarketRecord, MarketStatus, TickerRecord } from '../db/models';
 import { formatCanonical } from '../money';
-import { checkLimit, decodeCursor, Page, pageQuery, toPage } from '../api/pagination';
+import { checkLimit, decodeCursor, Page, pageQuery, toPage } from '../http/pagination';
 import type { ChainRegistry } from './chains';
 import type { Language } from './language';
 import type { MarketStore } from './market-store';
-import { MarketView, presentMarket, presentTokens, TokenView } from './present-market';
+import { AdminMarketView, MarketView, presentAdminMarket, presentMarket, presentTokens, TokenView } from './present-market';
 import { tickerValues, TickerValues } from './ticker-math';
 
 /** The read side of market data (all L0). Chains outside the registry and unknown markets are NOT_FOUND. */
@@ -53,6 +53,22 @@ export async function listMarkets(
     (m) => ({ at: m.created_at, id: m.condition_id }),
     (m) => presentMarket(m, tickers.get(`${m.chain_id}:${m.condition_id}`) ?? null, input.language),
   );
+}
+
+/** The operator's list (/admin/markets): every status, SEEDING included, or one; newest first. */
+export async function listAdminMarkets(
+  deps: MarketQueriesDeps,
+  input: { chainId?: number; status: Lowercase<MarketStatus> | 'all'; cursor?: string; limit?: number },
+): Promise<Page<AdminMarketView>> {
+  if (input.chainId !== undefined) deps.chains.require(input.chainId);
+  const limit = checkLimit(input.limit);
+  const page = pageQuery(decodeCursor(input.cursor), 'created_at', 'condition_id');
+  const filter: Record<string, unknown> = { ...page.filter };
+  if (input.status !== 'all') filter.status = input.status.toUpperCase();
+  if (input.chainId !== undefined) filter.chain_id = input.chainId;
+  const rows = await deps.store.markets.find(filter).sort(page.sort).limit(limit + 1).lean<MarketRecord[]>().exec();
+  const tickers = await tickersOf(deps, rows.slice(0, limit));
+  return toPage(rows, limit, (m) => ({ at: m.created_at, id: m.condition_id }), (m) => presentAdminMarket(m, tickers.get(`${m.chain_id}:${m.condition_id}`) ?? null));
 }
 
 export async function getMarket(deps: MarketQueriesDeps, ref: Ref & { language: Language }): Promise<MarketView> {

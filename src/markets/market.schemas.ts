@@ -1,5 +1,5 @@
-import { MAX_LIMIT, PAGE_QUERY_PROPERTIES, pageSchema } from '../api/pagination';
-import type { QuerySchema } from '../api/query';
+import { MAX_LIMIT, PAGE_QUERY_PROPERTIES, pageSchema } from '../http/pagination';
+import type { QuerySchema } from '../http/query';
 import { compileSchema } from '../validation/ajv';
 
 /**

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { parseQuery } from '../api/query';
+import { parseQuery } from '../http/query';
 import { validateOrThrow } from '../validation/ajv';
 import { candlesOf } from '../candles/candle-store';
 import { candlesQuerySchema, readCandles, validateCandlesQuery } from '../candles/read-candles';

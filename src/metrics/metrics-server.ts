@@ -6,9 +6,9 @@
 import express from 'express';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorHandler, notFoundHandler } from '../api/middleware/error-handler';
-import { correlationId } from '../api/middleware/correlation-id';
-import { healthRoutes, type ReadinessCheck } from '../api/health.routes';
+import { errorHandler, notFoundHandler } from '../http/middleware/error-handler';
+import { correlationId } from '../http/middleware/correlation-id';
+import { healthRoutes, type ReadinessCheck } from '../http/health.routes';
 import type { Logger } from '../logging/logger';
 import { metricsRoutes } from './metrics.routes';
 

@@ -5,7 +5,7 @@
  */
 import type { RuntimeOptions } from '@temporalio/worker';
 import { freePort } from '../embedded/free-port';
-import type { ReadinessCheck } from '../api/health.routes';
+import type { ReadinessCheck } from '../http/health.routes';
 import type { Logger } from '../logging/logger';
 import { startMetricsServer, type RunningMetricsServer } from './metrics-server';
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { parseQuery } from '../api/query';
+import { parseQuery } from '../http/query';
 import type { OrderContext, OrderEntryDeps } from './context';
 import { balancesQuerySchema, readBalances, validateBalancesQuery } from './read-balances';
 import { walletOf } from './request-wallet';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { parseQuery } from '../api/query';
+import { parseQuery } from '../http/query';
 import type { OrderContext, OrderEntryDeps } from './context';
 import { fillsQuerySchema, validateFillsQuery } from './order.schema';
 import { listFills } from './read-fills';

@@ -1,5 +1,5 @@
-import { PAGE_QUERY_PROPERTIES } from '../api/pagination';
-import type { QuerySchema } from '../api/query';
+import { PAGE_QUERY_PROPERTIES } from '../http/pagination';
+import type { QuerySchema } from '../http/query';
 import { compileSchema } from '../validation/ajv';
 
 /** Most orders in one POST /v1/orders; more is 422 BATCH_SIZE_EXCEEDED (checked before the schema). */

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { parseQuery } from '../api/query';
+import { parseQuery } from '../http/query';
 import { AppError } from '../errors';
 import { validateOrThrow } from '../validation/ajv';
 import { cancelOnchainCalldata } from './cancel-onchain';

@@ -1,4 +1,4 @@
-import { checkLimit, decodeCursor, encodeCursor, pageQuery, type Page } from '../api/pagination';
+import { checkLimit, decodeCursor, encodeCursor, pageQuery, type Page } from '../http/pagination';
 import type { MarketRecord } from '../db/models/market.model';
 import { formatCanonical, parseUnitsStrict } from '../money';
 import { stateOf, type PositionRow } from '../positions/position-rows';

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { QuerySchema } from '../api/query';
+import type { QuerySchema } from '../http/query';
 import type { MarketRecord } from '../db/models/market.model';
 import { formatCanonical } from '../money';
 import { compileSchema } from '../validation/ajv';

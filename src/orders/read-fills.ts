@@ -1,4 +1,4 @@
-import { checkLimit, decodeCursor, toPage, type Page } from '../api/pagination';
+import { checkLimit, decodeCursor, toPage, type Page } from '../http/pagination';
 import type { OrderContext } from './context';
 import type { FillRecord } from './models/fill.model';
 import type { FillsQuery } from './order.schema';

@@ -1,4 +1,4 @@
-import { checkLimit, decodeCursor, pageQuery, toPage, type Page } from '../api/pagination';
+import { checkLimit, decodeCursor, pageQuery, toPage, type Page } from '../http/pagination';
 import type { OrderRecord, OrderStatus } from '../contracts/order-record';
 import { AppError } from '../errors';
 import type { OrderContext } from './context';

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
 import { buildRootRouters, buildV1Routers, createApiModules } from '../api/routes';
-import type { ReadinessCheck } from '../api/health.routes';
+import type { ReadinessCheck } from '../http/health.routes';
 import { WS_PATH, type ApiServerDeps } from '../api/server';
 import { consumeWsToken } from '../auth/ws-tokens';
 import { jwtSettingsOf } from '../auth/jwt-settings';
@@ -21,7 +21,7 @@ import { createSwitchSignals, heartbeatTaskQueue } from '../temporal/heartbeat.c
 import { workflowConditionPreparer } from '../temporal/condition-preparer.client';
 import type { ConditionPreparer } from '../markets/condition-preparer';
 import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
-import { createRateLimits } from '../api/middleware/rate-limits';
+import { createRateLimits } from '../http/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
 import { webRoutes, webSettingsOf } from '../web';

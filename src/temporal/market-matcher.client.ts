@@ -17,7 +17,7 @@ import type { StatusReason } from '../orders/status-reasons';
 import {
   cancelOrdersUpdate, MARKET_WORKFLOW_TASK_TIMEOUT, MAX_CANCEL_HASHES, setMarketStatusUpdate, submitOrdersSignal, type MarketWorkflowInput, type StatusResult,
 } from '../../workflows/definitions';
-import type { marketWorkflow } from '../../workflows/market.workflow';
+import type { marketWorkflow } from '../../workflows/market/market.workflow';
 
 /** Hashes per signal: ~70 bytes each, so a signal stays far below the 2 MB payload limit. */
 export const MAX_HASHES_PER_SIGNAL = 500;

@@ -5,7 +5,7 @@
  * knows (the wallet's fills and the pool trades of saved transactions).
  */
 import type { Address } from 'viem';
-import { checkLimit, decodeCursor, encodeCursor, pageQuery, type Page } from '../api/pagination';
+import { checkLimit, decodeCursor, encodeCursor, pageQuery, type Page } from '../http/pagination';
 import type { MarketRecord, SavedTradeModel, TickerRecord } from '../db/models';
 import type { MarketStore } from '../markets/market-store';
 import type { ChainRegistry } from '../markets/chains';

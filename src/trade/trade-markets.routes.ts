@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { checkLimit, decodeCursor, pageQuery, toPage } from '../api/pagination';
-import { parseQuery } from '../api/query';
+import { checkLimit, decodeCursor, pageQuery, toPage } from '../http/pagination';
+import { parseQuery } from '../http/query';
 import type { MarketRecord, TickerRecord } from '../db/models';
 import { languageOf } from '../markets/language';
 import { presentMarket } from '../markets/present-market';

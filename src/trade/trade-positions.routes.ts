@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Address } from 'viem';
-import { noQueryParams, parseQuery } from '../api/query';
+import { noQueryParams, parseQuery } from '../http/query';
 import { validateOrThrow } from '../validation/ajv';
 import { listTradePositions } from './read-positions';
 import { redeemOf } from './redeem';

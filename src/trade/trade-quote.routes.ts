@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Address } from 'viem';
-import { noQueryParams } from '../api/query';
+import { noQueryParams } from '../http/query';
 import { AppError } from '../errors';
 import type { MarketRecord } from '../db/models';
 import { validateOrThrow } from '../validation/ajv';

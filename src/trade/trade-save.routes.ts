@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { noQueryParams, parseQuery } from '../api/query';
+import { noQueryParams, parseQuery } from '../http/query';
 import { validateOrThrow } from '../validation/ajv';
 import { readTradeTx, saveTradeTx } from './save-trade-tx';
 import type { TradeDeps } from './trade-deps';

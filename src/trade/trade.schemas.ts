@@ -2,8 +2,8 @@
  * Inputs and outputs of the /trade API (decisions section 9). One ajv instance validates the
  * inputs; the OpenAPI document is built from these same objects.
  */
-import { PAGE_QUERY_PROPERTIES, pageSchema } from '../api/pagination';
-import type { QuerySchema } from '../api/query';
+import { PAGE_QUERY_PROPERTIES, pageSchema } from '../http/pagination';
+import type { QuerySchema } from '../http/query';
 import { ADDRESS, HEX32, marketSchema } from '../markets/market.schemas';
 import { compileSchema } from '../validation/ajv';
 

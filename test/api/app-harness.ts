@@ -1,4 +1,4 @@
-import { createRateLimits, type RateLimitSettings } from '../../src/api/middleware/rate-limits';
+import { createRateLimits, type RateLimitSettings } from '../../src/http/middleware/rate-limits';
 import { Router } from 'express';
 import type { Connection } from 'mongoose';
 import pino from 'pino';

@@ -1,4 +1,4 @@
-import { routeOf } from '../../src/metrics/http-metrics';
+import { routeOf } from '../../src/api/http-metrics';
 
 describe('HTTP metrics route labels', () => {
   it('when a path carries an id, then it is labelled by its template, literal segments first', () => {

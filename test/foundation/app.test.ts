@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { MongoClient } from 'mongodb';
 import request from 'supertest';
 import { createApp } from '../../src/api/app';
-import { ReadinessCheck } from '../../src/api/health.routes';
+import { ReadinessCheck } from '../../src/http/health.routes';
 import { AppError } from '../../src/errors';
 import { createLogger } from '../../src/logging/logger';
 

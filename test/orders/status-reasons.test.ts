@@ -2,30 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { marketWorkflowId } from '../../src/matching/market-ids';
 import { STATUS_REASON_CODES, statusReasonOf } from '../../src/orders/status-reasons';
-import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { removeOrdersSignal } from '../../workflows/definitions';
-import { useTestDatabase } from '../helpers/test-database';
-import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, insertMarket, newMarket, persist, wallet, type Harness } from '../workflows/market-harness';
+import { useMarketWorkflowStack } from '../helpers/market-workflow-stack';
+import { eventually, insertMarket, newMarket, persist, wallet } from '../workflows/market-harness';
 
 describe('status_reason: every way an order ends says why', () => {
-  const { db } = useTestDatabase('reasons');
-  const taskQueue = uniqueTaskQueue('reasons');
-  let h: Harness;
-  let matcher: MarketMatcherClient;
-
-  beforeAll(async () => {
-    h = await createHarness(db(), taskQueue);
-    await h.startWorker();
-    matcher = createMarketMatcherClient(h.client, taskQueue);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  const order = (hash: string) => h.collections.orders.findOne({ order_hash: hash });
+  const stack = useMarketWorkflowStack('reasons');
+  const { db, order } = stack;
   /** The `status_reason` of each `user` order event published for `hash`, with its status, in order. */
-  const eventsOf = (hash: string) => h.publisher.events
+  const eventsOf = (hash: string) => stack.h.publisher.events
     .filter((e) => e.channel === 'user' && e.payload.type === 'order' && e.payload.order.order_hash === hash)
     .map((e) => {
       const o = (e.payload as { order: { status: string; status_reason: unknown } }).order;
@@ -46,10 +31,10 @@ describe('status_reason: every way an order ends says why', () => {
       { wallet: alice, side: 'BUY', price: 31, size: '1' },
       { wallet: alice, side: 'BUY', price: 32, size: '1' },
     ]);
-    await matcher.submit(market, [mine.order_hash, switched.order_hash, live.order_hash]);
+    await stack.matcher.submit(market, [mine.order_hash, switched.order_hash, live.order_hash]);
     await resting(live.order_hash);
-    expect(await matcher.cancel(market, alice, [mine.order_hash])).toMatchObject({ cancelled: [mine.order_hash] });
-    expect(await matcher.cancel(market, alice, [switched.order_hash], 'HEARTBEAT_EXPIRED')).toMatchObject({ cancelled: [switched.order_hash] });
+    expect(await stack.matcher.cancel(market, alice, [mine.order_hash])).toMatchObject({ cancelled: [mine.order_hash] });
+    expect(await stack.matcher.cancel(market, alice, [switched.order_hash], 'HEARTBEAT_EXPIRED')).toMatchObject({ cancelled: [switched.order_hash] });
 
     expect(await order(mine.order_hash)).toMatchObject({ status: 'CANCELLED', status_reason: 'USER_CANCEL' });
     expect(await order(switched.order_hash)).toMatchObject({ status: 'CANCELLED', status_reason: 'HEARTBEAT_EXPIRED' });
@@ -62,9 +47,9 @@ describe('status_reason: every way an order ends says why', () => {
     const market = newMarket();
     await insertMarket(db(), market);
     const [o] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 30, size: '1' }]);
-    await matcher.submit(market, [o.order_hash]);
+    await stack.matcher.submit(market, [o.order_hash]);
     await resting(o.order_hash);
-    await expect(matcher.cancel(market, o.wallet, [o.order_hash], 'BECAUSE' as never)).rejects.toThrow();
+    await expect(stack.matcher.cancel(market, o.wallet, [o.order_hash], 'BECAUSE' as never)).rejects.toThrow();
     expect(await order(o.order_hash)).toMatchObject({ status: 'OPEN', status_reason: null });
   });
 
@@ -76,15 +61,15 @@ describe('status_reason: every way an order ends says why', () => {
       { wallet: alice, side: 'SELL', price: 60, size: '1' },
       { wallet: bob, side: 'SELL', price: 70, size: '1' },
     ]);
-    await matcher.submit(market, [ask.order_hash, own.order_hash]);
+    await stack.matcher.submit(market, [ask.order_hash, own.order_hash]);
     await resting(own.order_hash);
     const [market1] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 65, size: '2', type: 'MARKET' }]);
-    await matcher.submit(market, [market1.order_hash]);
+    await stack.matcher.submit(market, [market1.order_hash]);
     expect(await ended(market1.order_hash, 'CANCELLED')).toMatchObject({ status_reason: 'MARKET_REMAINDER', remaining_size: '1' });
     expect(await ended(ask.order_hash, 'MATCHED')).toMatchObject({ status_reason: null });
     // bob's buy at 70 meets bob's own resting ask: the resting one is cancelled, the new one rests.
     const [cross] = await persist(db(), market, [{ wallet: bob, side: 'BUY', price: 70, size: '1' }]);
-    await matcher.submit(market, [cross.order_hash]);
+    await stack.matcher.submit(market, [cross.order_hash]);
     expect(await ended(own.order_hash, 'CANCELLED')).toMatchObject({ status_reason: 'SELF_TRADE' });
     expect(await resting(cross.order_hash)).toBeTruthy();
     expect(eventsOf(own.order_hash).slice(-1)).toEqual([['CANCELLED', 'SELF_TRADE']]);
@@ -94,7 +79,7 @@ describe('status_reason: every way an order ends says why', () => {
     const market = newMarket();
     await insertMarket(db(), market);
     const [gtd] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 40, size: '1', expiration: Math.floor(Date.now() / 1000) + 2 }]);
-    await matcher.submit(market, [gtd.order_hash]);
+    await stack.matcher.submit(market, [gtd.order_hash]);
     expect(await ended(gtd.order_hash, 'EXPIRED')).toMatchObject({ status_reason: 'EXPIRED' });
     expect(eventsOf(gtd.order_hash).slice(-1)).toEqual([['EXPIRED', 'EXPIRED']]);
   });
@@ -107,9 +92,9 @@ describe('status_reason: every way an order ends says why', () => {
       { wallet: wallet(), side: 'BUY', price: 31, size: '1' },
       { wallet: wallet(), side: 'BUY', price: 32, size: '1' },
     ]);
-    await matcher.submit(market, [bumped.order_hash, drained.order_hash]);
+    await stack.matcher.submit(market, [bumped.order_hash, drained.order_hash]);
     await resting(drained.order_hash);
-    const handle = h.client.workflow.getHandle(marketWorkflowId(market));
+    const handle = stack.h.client.workflow.getHandle(marketWorkflowId(market));
     await handle.signal(removeOrdersSignal, { hashes: [bumped.order_hash], reason: 'NONCE_BUMP', at: Date.now() });
     await handle.signal(removeOrdersSignal, { hashes: [drained.order_hash, unplaced.order_hash], reason: 'BALANCE_CHANGED', at: Date.now() });
     expect(await ended(bumped.order_hash, 'CANCELLED')).toMatchObject({ status_reason: 'NONCE_BUMPED' });
@@ -121,9 +106,9 @@ describe('status_reason: every way an order ends says why', () => {
     const market = newMarket();
     await insertMarket(db(), market);
     const [o] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 30, size: '1' }]);
-    await matcher.submit(market, [o.order_hash]);
+    await stack.matcher.submit(market, [o.order_hash]);
     await resting(o.order_hash);
-    await h.client.workflow.getHandle(marketWorkflowId(market)).signal(removeOrdersSignal, {
+    await stack.h.client.workflow.getHandle(marketWorkflowId(market)).signal(removeOrdersSignal, {
       hashes: [o.order_hash], reason: 'BALANCE_CHANGED', status: 'MATCH_FAILED', at: Date.now(),
     });
     expect(await ended(o.order_hash, 'MATCH_FAILED')).toMatchObject({ status_reason: 'BALANCE_CHANGED' });
@@ -133,12 +118,12 @@ describe('status_reason: every way an order ends says why', () => {
     const market = newMarket();
     await insertMarket(db(), market);
     const [o] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 30, size: '1' }]);
-    await matcher.submit(market, [o.order_hash]);
+    await stack.matcher.submit(market, [o.order_hash]);
     await resting(o.order_hash);
-    await matcher.setStatus(market, { status: 'RESOLVED', resolution_outcome: 1, actor: 'ops' });
+    await stack.matcher.setStatus(market, { status: 'RESOLVED', resolution_outcome: 1, actor: 'ops' });
     expect(await order(o.order_hash)).toMatchObject({ status: 'CANCELLED', status_reason: 'MARKET_RESOLVED' });
     const [late] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 30, size: '1' }]);
-    await matcher.submit(market, [late.order_hash]);
+    await stack.matcher.submit(market, [late.order_hash]);
     expect(await ended(late.order_hash, 'CANCELLED')).toMatchObject({ status_reason: 'MARKET_RESOLVED' });
   });
 });

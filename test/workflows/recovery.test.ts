@@ -1,6 +1,6 @@
 import { ServiceError } from '@temporalio/client';
 import { marketDepthQuery, marketViewQuery, type MarketWorkflowInput } from '../../workflows/definitions';
-import { HANDOFF_HOLD_MS } from '../../workflows/market.workflow';
+import { HANDOFF_HOLD_MS } from '../../workflows/market/limits';
 import type { MarketMatcher } from '../../src/contracts/market-matcher';
 import type { OrderRecord } from '../../src/contracts/order-record';
 import { markHandoffs } from '../../src/matching/handoff-markers';

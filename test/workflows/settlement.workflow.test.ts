@@ -4,7 +4,7 @@ import { startOnchainCancelWatch } from '../../src/temporal/onchain-cancel.clien
 import { temporal } from '@temporalio/proto';
 import { marketViewQuery } from '../../workflows/definitions';
 import { MAX_SETTLEMENT_ATTEMPTS } from '../../workflows/settlement.workflow';
-import { MEMO_TAKERS } from '../../workflows/market.workflow';
+import { MEMO_TAKERS } from '../../workflows/market/limits';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
 import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';

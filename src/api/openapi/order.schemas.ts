@@ -1,5 +1,5 @@
 import { ADDRESS, DECIMAL, HEX32, UINT_STRING } from '../../markets/market.schemas';
-import { pageSchema } from '../pagination';
+import { pageSchema } from '../../http/pagination';
 import { STATUS_REASON_CODES, STATUS_REASONS } from '../../orders/status-reasons';
 
 // Request schemas are the ones the order routes validate with: one source for both.

@@ -4,8 +4,8 @@
  * error, the envelope's code.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { buildOpenApiDocument } from '../api/openapi/openapi-document';
-import { httpDuration, httpRequests, secondsSince } from './metrics';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+import { httpDuration, httpRequests, secondsSince } from '../metrics/metrics';
 
 /** Paths outside /v1's document: health, metrics, docs, the market page and the operators' surface. */
 const ROOT_TEMPLATES = [

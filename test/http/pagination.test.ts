@@ -1,4 +1,4 @@
-import { checkLimit, decodeCursor, encodeCursor, pageQuery, toPage } from '../../src/api/pagination';
+import { checkLimit, decodeCursor, encodeCursor, pageQuery, toPage } from '../../src/http/pagination';
 
 describe('pagination helper', () => {
   const key = { at: new Date('2026-05-01T12:00:00.000Z'), id: 'abc' };
