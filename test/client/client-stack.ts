@@ -18,7 +18,7 @@ import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
 import { createChainSettlement } from '../../src/settlement/chain-settlement';
 import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';
 import { startSettlementWorker } from '../helpers/settlement-worker';
-import { useTestDatabase } from '../helpers/test-database';
+import { stopBeforeDatabaseCloses, useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
 
 export const JWT_SECRET = 'client-jwt-secret-0123456789abcdef-0123456789';
@@ -56,6 +56,17 @@ export function useClientStack(prefix: string): () => Stack {
       API_KEY_PEPPER: 'client-pepper-0123456789abcdef-0123456789ab', ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'silent',
     });
     const db = database.db();
+    // Everything stops before the test database closes under it.
+    stopBeforeDatabaseCloses(db, async () => {
+      await api?.close();
+      await composition?.close();
+      worker?.shutdown();
+      settlement?.worker.shutdown();
+      await workerRun;
+      await settlement?.done;
+      await temporal?.close();
+      await chain?.stop();
+    });
     const port = chainPortFromConfig(config);
     const native = await NativeConnection.connect({ address: testTemporalAddress() });
     const activities = createActivities({
@@ -85,17 +96,6 @@ export function useClientStack(prefix: string): () => Stack {
       jwt: (wallet) => new SignJWT({ wallet_address: wallet }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(JWT_SECRET)),
     };
   }, 180_000);
-
-  afterAll(async () => {
-    await api?.close();
-    await composition?.close();
-    worker?.shutdown();
-    settlement?.worker.shutdown();
-    await workerRun;
-    await settlement?.done;
-    await temporal?.close();
-    await chain?.stop();
-  }, 60_000);
 
   return () => {
     if (!stack) throw new Error('the client stack is not up yet (use inside tests)');
