@@ -198,6 +198,11 @@ export const ENV_SPEC = {
     default: false,
     description: 'The chain is the embedded dev chain (set by npm start): re-prepare market conditions and seed a demo market at start',
   },
+  DEMO_BOTS: {
+    parse: bool,
+    default: true,
+    description: 'npm start on the embedded chain also runs two market-making bots on the demo market (public client only); false: an empty book',
+  },
   OPERATOR_PRIVATE_KEY: { parse: privateKey, secret: true, description: 'Settlement wallet key (embedded chain: a dev key is used; Hardhat\'s public keys stop the start on any other chain)' },
   EXCHANGE_ADDRESS: { parse: address, description: 'Exchange contract (external chain)' },
   COLLATERAL_ADDRESS: { parse: address, description: 'Collateral ERC-20 (external chain)' },

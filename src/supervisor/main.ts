@@ -154,6 +154,15 @@ async function main(): Promise<void> {
       waitForApi(apiUrl, 60_000),
       waitForWorker(env.TEMPORAL_ADDRESS!, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE, 60_000),
     ]);
+    if (env.LOCAL_DEV_CHAIN === 'true' && config.DEMO_BOTS) {
+      // A demo nicety: bots that keep crashing stop alone, never the exchange.
+      const bots = new ChildService({
+        name: 'bots', script: join(distRoot, 'src', 'bots', 'demo-bots.js'), env, log, nodeBinary: node,
+        onGiveUp: (reason) => log(`demo bots stopped: ${reason}`), onSpawn: (pid) => started.started('bots', pid),
+      });
+      services.push(bots);
+      bots.start();
+    }
     log('ready');
     log(`  API          ${apiUrl}/v1   (health: ${apiUrl}/readyz)`);
     log(`  WebSocket    ${apiUrl.replace('http', 'ws')}/v1/ws`);
