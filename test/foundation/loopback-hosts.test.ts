@@ -105,13 +105,14 @@ suite('two APIs and two workers on separate loopback addresses', () => {
       // One loopback address sends every trader's orders: the per-address limit is for many clients behind one.
       RATE_LIMIT_PER_IP: '0',
     };
-    // The first API seeds the database (the demo market) before the others start.
-    const api1 = await startPart('api 1', '127.0.0.2', API_MAIN);
-    const [api2, worker1, worker2] = await Promise.all([
-      startPart('api 2', '127.0.0.3', API_MAIN),
+    // The first API seeds the database (the demo market) before the second starts; the workers run
+    // beside it, since the demo market's condition is prepared by a worker (the API holds no key).
+    const [api1, worker1, worker2] = await Promise.all([
+      startPart('api 1', '127.0.0.2', API_MAIN),
       startPart('worker 1', '127.0.0.4', WORKER_MAIN, ['--require', WORKER_PRELOAD]),
       startPart('worker 2', '127.0.0.5', WORKER_MAIN, ['--require', WORKER_PRELOAD]),
     ]);
+    const api2 = await startPart('api 2', '127.0.0.3', API_MAIN);
     apis = [api1, api2];
     workers = [worker1, worker2];
     [market] = await createMarkets(api1.url, secrets.ADMIN_TOKEN, 1, 'hosts');
