@@ -70,7 +70,8 @@ export function useClientStack(prefix: string): () => Stack {
     const port = chainPortFromConfig(config);
     const native = await NativeConnection.connect({ address: testTemporalAddress() });
     const activities = createActivities({
-      db, logger, chain: createChainSettlement(() => port, config.CHAIN_CONFIRMATIONS), publisher: createRealtimePublisher({ db, logger }), chainPollMs: 200,
+      db, logger, chain: createChainSettlement(() => port, config.CHAIN_CONFIRMATIONS), conditionChain: () => port,
+      publisher: createRealtimePublisher({ db, logger }), chainPollMs: 200,
     });
     worker = await Worker.create({ connection: native, taskQueue: config.TEMPORAL_TASK_QUEUE, workflowsPath: require.resolve('../../workflows'), activities, shutdownGraceTime: '1s' });
     settlement = await startSettlementWorker(native, config.TEMPORAL_TASK_QUEUE, activities);
