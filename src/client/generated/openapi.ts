@@ -2098,6 +2098,823 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/trade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The wallet's transaction (AMM) or order to sign (CLOB) for a quoted trade
+         * @description Platform key (fs-platform-key, fs-platform-secret). Unknown query parameters are rejected with 422 VALIDATION_ERROR.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Positive decimal string */
+                        amount: string;
+                        /** @description Chain id, e.g. 56 */
+                        chain_id: number;
+                        condition_id: string;
+                        /** @enum {integer} */
+                        outcome: 0 | 1;
+                        /** @enum {string} */
+                        side: "BUY" | "SELL";
+                        /** @default 100 */
+                        slippage_bps?: number;
+                        wallet: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description AMM: tx and approvals; CLOB: typed_data and order */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            approvals?: {
+                                data: string;
+                                to: string;
+                            }[];
+                            /** @enum {string} */
+                            kind: "AMM" | "CLOB";
+                            /** @description The POST /v1/orders item without its signature */
+                            order?: Record<string, never>;
+                            quote: {
+                                amount: string;
+                                average_price: string | null;
+                                /** @description AMM: the block the quote is exact at; CLOB: null (see book_seq) */
+                                block_number: string | null;
+                                /** @description CLOB: the book sequence number walked */
+                                book_seq?: number;
+                                chain_id: number;
+                                condition_id: string;
+                                /** @description SELL: collateral received, after the fee */
+                                expected_collateral?: string;
+                                /** @description BUY: shares received */
+                                expected_shares?: string;
+                                fee: string;
+                                /** @description CLOB: the part of amount the book can take, when less than amount */
+                                fillable_amount?: string;
+                                /** @enum {string} */
+                                kind: "AMM" | "CLOB";
+                                /** @enum {integer} */
+                                outcome: 0 | 1;
+                                partial?: boolean;
+                                price_after: string | null;
+                                price_before: string | null;
+                                price_impact_bps: number;
+                                /** @enum {string} */
+                                side: "BUY" | "SELL";
+                            };
+                            tx?: {
+                                chain_id: number;
+                                data: string;
+                                to: string;
+                                value: string;
+                            };
+                            typed_data?: {
+                                domain: Record<string, never>;
+                                message: Record<string, never>;
+                                /** @enum {string} */
+                                primaryType: "Order";
+                                types: Record<string, never>;
+                            };
+                        };
+                    };
+                };
+                /** @description AUTH_MISSING, AUTH_INVALID, AUTH_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description VALIDATION_ERROR, MARKET_NOT_ACTIVE */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description SERVICE_DEGRADED */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trade/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Markets of both kinds; CLOB items with best bid, ask and last price (YES)
+         * @description Tier L0 (public). Unknown query parameters are rejected with 422 VALIDATION_ERROR.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    chain_id?: number;
+                    cursor?: string;
+                    kind?: "amm" | "clob" | "all";
+                    limit?: number;
+                    status?: "open" | "closed" | "resolved" | "paused";
+                };
+                header?: {
+                    /** @description Language of summary and rules; unknown values fall back to en */
+                    "X-Language"?: "en" | "cn";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Page of Market with kind */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amm?: Record<string, never>;
+                                best_ask?: string | null;
+                                best_bid?: string | null;
+                                chain_id: number;
+                                collateral_token: string;
+                                condition_id: string;
+                                conditional_tokens_address: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description EIP-712 verifyingContract */
+                                ctf_exchange_address: string;
+                                /** Format: date-time */
+                                end_date: string;
+                                fee_rate_bps: number;
+                                /** @enum {string} */
+                                kind: "AMM" | "CLOB";
+                                last_price?: string | null;
+                                question: string;
+                                /** @description Resolution rules, translated per X-Language */
+                                rules: string;
+                                /** @enum {string} */
+                                status: "OPEN" | "CLOSED" | "RESOLVED" | "PAUSED" | "SEEDING";
+                                /** @description Translated per X-Language (en, cn; default en) */
+                                summary: string;
+                                /** @description camelCase numbers; null until the first order or trade fills the cache */
+                                ticker: {
+                                    bestAsk: number | null;
+                                    bestBid: number | null;
+                                    displayPriceNO: number | null;
+                                    displayPriceYES: number | null;
+                                    lastPrice: number | null;
+                                    spread: number | null;
+                                } | null;
+                                tokens: {
+                                    decimals: number;
+                                    /** @enum {integer} */
+                                    outcome: 0 | 1;
+                                    /** @enum {string} */
+                                    outcome_label: "NO" | "YES";
+                                    /** @description ERC-1155 position id */
+                                    token_id: string;
+                                }[];
+                            }[];
+                            has_more: boolean;
+                            /** @description Cursor of the next page; empty when has_more is false */
+                            next_cursor: string;
+                        };
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trade/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Outcome-token balances on chain, per market the wallet holds
+         * @description Tier L0 (public). Unknown query parameters are rejected with 422 VALIDATION_ERROR.
+         */
+        get: {
+            parameters: {
+                query: {
+                    chain_id?: number;
+                    cursor?: string;
+                    limit?: number;
+                    status?: "active" | "resolved" | "all";
+                    wallet: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Page of trade position */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                avg_price: string | null;
+                                chain_id: number;
+                                condition_id: string;
+                                current_price: string | null;
+                                current_value: string | null;
+                                /** @enum {string} */
+                                kind: "AMM" | "CLOB";
+                                /** @enum {integer} */
+                                outcome: 0 | 1;
+                                /** @enum {string} */
+                                outcome_label: "NO" | "YES";
+                                redeemable: boolean;
+                                size: string;
+                                token_id: string;
+                            }[];
+                            has_more: boolean;
+                            /** @description Cursor of the next page; empty when has_more is false */
+                            next_cursor: string;
+                        };
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description SERVICE_DEGRADED */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trade/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a BUY (amount: collateral) or SELL (amount: shares) on an AMM pool or the CLOB book
+         * @description Tier L0 (public). Unknown query parameters are rejected with 422 VALIDATION_ERROR.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Positive decimal string */
+                        amount: string;
+                        /** @description Chain id, e.g. 56 */
+                        chain_id: number;
+                        condition_id: string;
+                        /** @enum {integer} */
+                        outcome: 0 | 1;
+                        /** @enum {string} */
+                        side: "BUY" | "SELL";
+                    };
+                };
+            };
+            responses: {
+                /** @description Quote */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            average_price: string | null;
+                            /** @description AMM: the block the quote is exact at; CLOB: null (see book_seq) */
+                            block_number: string | null;
+                            /** @description CLOB: the book sequence number walked */
+                            book_seq?: number;
+                            chain_id: number;
+                            condition_id: string;
+                            /** @description SELL: collateral received, after the fee */
+                            expected_collateral?: string;
+                            /** @description BUY: shares received */
+                            expected_shares?: string;
+                            fee: string;
+                            /** @description CLOB: the part of amount the book can take, when less than amount */
+                            fillable_amount?: string;
+                            /** @enum {string} */
+                            kind: "AMM" | "CLOB";
+                            /** @enum {integer} */
+                            outcome: 0 | 1;
+                            partial?: boolean;
+                            price_after: string | null;
+                            price_before: string | null;
+                            price_impact_bps: number;
+                            /** @enum {string} */
+                            side: "BUY" | "SELL";
+                        };
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description VALIDATION_ERROR, MARKET_NOT_ACTIVE */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description SERVICE_DEGRADED */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trade/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * redeemPositions for the wallet's winning balance, and its payout
+         * @description Platform key (fs-platform-key, fs-platform-secret). Unknown query parameters are rejected with 422 VALIDATION_ERROR.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Chain id, e.g. 56 */
+                        chain_id: number;
+                        condition_id: string;
+                        wallet: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description {tx, payout} */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payout: string;
+                            tx: {
+                                chain_id: number;
+                                data: string;
+                                to: string;
+                                value: string;
+                            };
+                        };
+                    };
+                };
+                /** @description AUTH_MISSING, AUTH_INVALID, AUTH_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description VALIDATION_ERROR, MARKET_NOT_RESOLVED */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description SERVICE_DEGRADED */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trade/save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow a wallet's transaction to its end (one workflow per hash)
+         * @description Platform key (fs-platform-key, fs-platform-secret). Unknown query parameters are rejected with 422 VALIDATION_ERROR.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Chain id, e.g. 56 */
+                        chain_id: number;
+                        tx_hash: string;
+                        wallet: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The saved transaction */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            block_number?: string | null;
+                            chain_id: number;
+                            condition_ids?: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            status: "PENDING" | "CONFIRMED" | "REVERTED" | "NOT_FOUND";
+                            status_reason?: string | null;
+                            trades?: Record<string, never>[];
+                            tx_hash: string;
+                            /** Format: date-time */
+                            updated_at?: string;
+                            wallet: string;
+                        };
+                    };
+                };
+                /** @description AUTH_MISSING, AUTH_INVALID, AUTH_REVOKED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description IDEMPOTENCY_CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description SERVICE_DEGRADED */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trade/save/{tx_hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A saved transaction
+         * @description Tier L0 (public). Unknown query parameters are rejected with 422 VALIDATION_ERROR.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    chain_id?: number;
+                };
+                header?: never;
+                path: {
+                    tx_hash: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The saved transaction */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            block_number?: string | null;
+                            chain_id: number;
+                            condition_ids?: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            status: "PENDING" | "CONFIRMED" | "REVERTED" | "NOT_FOUND";
+                            status_reason?: string | null;
+                            trades?: Record<string, never>[];
+                            tx_hash: string;
+                            /** Format: date-time */
+                            updated_at?: string;
+                            wallet: string;
+                        };
+                    };
+                };
+                /** @description NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description VALIDATION_ERROR */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2117,7 +2934,7 @@ export interface components {
         };
         ErrorEnvelope: {
             /** @enum {string} */
-            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_REVOKED" | "FORBIDDEN" | "NOT_FOUND" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "VALIDATION_ERROR" | "MARKET_NOT_ACTIVE" | "MARKET_NOT_CLOB" | "INSUFFICIENT_BALANCE" | "ORDER_EXPIRED" | "ORDER_ALREADY_FILLED" | "ORDER_NOT_OPEN" | "INVALID_SIGNATURE" | "INVALID_ORDER" | "WALLET_MISMATCH" | "PRICE_OUT_OF_RANGE" | "SIZE_TOO_SMALL" | "BATCH_SIZE_EXCEEDED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_DEGRADED";
+            code: "AUTH_MISSING" | "AUTH_INVALID" | "AUTH_REVOKED" | "FORBIDDEN" | "NOT_FOUND" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "VALIDATION_ERROR" | "MARKET_NOT_ACTIVE" | "MARKET_NOT_CLOB" | "MARKET_NOT_RESOLVED" | "INSUFFICIENT_BALANCE" | "ORDER_EXPIRED" | "ORDER_ALREADY_FILLED" | "ORDER_NOT_OPEN" | "INVALID_SIGNATURE" | "INVALID_ORDER" | "WALLET_MISMATCH" | "PRICE_OUT_OF_RANGE" | "SIZE_TOO_SMALL" | "BATCH_SIZE_EXCEEDED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_DEGRADED";
             correlation_id: string;
             details?: Record<string, never>;
             message: string;
