@@ -9,7 +9,7 @@ import type { MarketRecord } from '../db/models';
 import { AppError } from '../errors';
 import { InvalidDecimalError, parseUnitsStrict } from '../money';
 import { quoteAmm } from './amm-quote';
-import { createPoolStateReader, type PoolState, type PoolStateReader } from './pool-state';
+import { createPoolStateReader, readPoolState, type PoolState, type PoolStateReader } from './pool-state';
 
 /** The Market record; AMM markets carry their pool in `amm`. */
 export type MarketLike = MarketRecord;
@@ -73,19 +73,22 @@ export function createAmmVenue(deps: AmmVenueDeps): AmmVenue {
     if (market.status !== 'OPEN') throw new AppError('MARKET_NOT_ACTIVE', `Market is ${market.status}`);
     return getAddress(market.amm.pool_address);
   };
-  const tradableState = async (market: MarketLike, pool: Address): Promise<PoolState> => {
-    const state = await readerOf(market).read(pool);
+  // A trade starts from the chain head, not the quotes' cache: its min-out or max-in must hold
+  // against the price the wallet's transaction will meet, and a block mined in the cache's head
+  // window would have made it revert.
+  const tradableState = async (market: MarketLike, pool: Address, fresh: boolean): Promise<PoolState> => {
+    const state = fresh ? await readPoolState(clientOf(market), pool) : await readerOf(market).read(pool);
     if (state.closed || state.resolved) throw new AppError('MARKET_NOT_ACTIVE', 'The pool is closed');
     if (state.paused) throw new AppError('MARKET_NOT_ACTIVE', 'The pool is paused');
     if (state.totalShares === 0n) throw new AppError('MARKET_NOT_ACTIVE', 'The pool is not funded yet');
     return state;
   };
-  const quoteOf = async (market: MarketLike, request: { outcome: 0 | 1; side: 'BUY' | 'SELL'; amount: string }) => {
+  const quoteOf = async (market: MarketLike, request: { outcome: 0 | 1; side: 'BUY' | 'SELL'; amount: string }, fresh = false) => {
     checkRequest(request);
     const pool = poolOf(market);
     const decimals = market.tokens[0]?.decimals ?? 18;
     const amount = parseAmount(request.amount, decimals);
-    const state = await tradableState(market, pool);
+    const state = await tradableState(market, pool, fresh);
     const quote = quoteAmm(state, {
       chainId: market.chain_id, conditionId: market.condition_id, outcome: request.outcome, side: request.side, amount, decimals,
     });
@@ -106,7 +109,7 @@ export function createAmmVenue(deps: AmmVenueDeps): AmmVenue {
         throw new AppError('VALIDATION_ERROR', `slippage_bps must be an integer from 0 to ${MAX_SLIPPAGE_BPS}`);
       }
       const wallet = getAddress(request.wallet);
-      const { pool, amount, quote } = await quoteOf(market, request);
+      const { pool, amount, quote } = await quoteOf(market, request, true);
       const outcome = BigInt(request.outcome);
       const data = request.side === 'BUY'
         ? encodeFunctionData({ abi: ammPoolAbi, functionName: 'buy', args: [amount, outcome, (quote.shares * BigInt(10_000 - slippage)) / 10_000n] })

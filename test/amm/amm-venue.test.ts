@@ -130,6 +130,14 @@ describe('AMM trade transactions', () => {
     })]);
   });
 
+  it('when the pool trades right after a quote, then a trade built at once starts from the new block, not the cached quote', async () => {
+    await venue.quote(market, { outcome: 1, side: 'BUY', amount: '1' });
+    await fx.send(fx.traders[0], { address: fx.pool, abi: ammPoolAbi, functionName: 'buy', args: [E18, 1n, 0n] });
+    const head = await fx.port.context.publicClient.getBlockNumber({ cacheTime: 0 });
+    const built = await venue.trade(market, { outcome: 1, side: 'BUY', amount: '1', wallet: fresh.address, slippage_bps: 0 });
+    expect(BigInt((built.quote as Record<string, string | number>).block_number)).toBe(head);
+  });
+
   it('when the price moves within the slippage before the buy lands, then it still buys at least the minimum', async () => {
     const built = await venue.trade(market, { outcome: 1, side: 'BUY', amount: '10', wallet: fresh.address, slippage_bps: 300 });
     const expected = parseUnits((built.quote as Record<string, string>).expected_shares, 18);
