@@ -42,7 +42,7 @@ describe('npm start (the whole service on embedded defaults)', () => {
     // What it started is recorded for a later start (docs/foundation.md, "Crash model"), with SQLite at synchronous=normal.
     const record = JSON.parse(readFileSync(join(env.DATA_DIR!, 'supervisor.json'), 'utf8')) as { supervisor: { pid: number }; processes: { name: string; pid: number; cmdline: string[] }[] };
     expect(record.supervisor.pid).toBe(first.child.pid);
-    expect(record.processes.map((p) => p.name)).toEqual(['temporal', 'ferretdb', 'worker', 'api']);
+    expect(record.processes.map((p) => p.name)).toEqual(['temporal', 'ferretdb', 'worker', 'api', 'bots']);
     expect(record.processes.find((p) => p.name === 'ferretdb')!.cmdline).toContain(`--sqlite-url=file:${join(env.DATA_DIR!, 'ferretdb')}/?_pragma=synchronous(normal)`);
     expect(await (await fetch(`${api}/readyz`)).json()).toEqual({ status: 'ready', checks: { mongodb: 'ok', temporal: 'ok', chain: 'ok' } });
     const chainId = await fetch(`http://${host}:${ports.chain}`, {
