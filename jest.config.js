@@ -14,5 +14,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   testTimeout: 120_000,
+  // A file that fails inside its set-up can leave a child process or socket open, and jest then
+  // waits for it forever after printing the summary; CI must end with that summary's exit code.
+  forceExit: true,
   reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 };
