@@ -114,14 +114,17 @@ describe('a market step whose workflow task was lost after its writes', () => {
   test('when the worker is killed after an expiry pass wrote and the retry runs past a second order\'s expiration, then the retry repeats the written pass and expires the second in a pass of its own: the stored levels end empty, as the book', async () => {
     const market = newMarket();
     await insertMarket(db(), market);
-    const now = Math.floor(Date.now() / 1000);
-    // Two GTD bids on one level: the first expires 4 s from now, the second 3 s later.
-    const [first, second] = [now + 4, now + 7].map((expiration) => ({
-      ...orderRecord(market, { wallet: wallet(), side: 'BUY', price: 30, size: '1' }), order_type: 'GTD' as const, expiration: String(expiration),
+    const [first, second] = [0, 1].map(() => ({
+      ...orderRecord(market, { wallet: wallet(), side: 'BUY', price: 30, size: '1' }), order_type: 'GTD' as const, expiration: '0',
     }));
     const doomed = await lostTask(`expire:${first.order_hash}`);
     try {
       await doomed.printed('READY');
+      // Two GTD bids on one level: the first expires 4 s from now, the second 3 s later. Set once the
+      // doomed worker is up: its start can take longer than the 7 s the second order has to live.
+      const now = Math.floor(Date.now() / 1000);
+      first.expiration = String(now + 4);
+      second.expiration = String(now + 7);
       await store(db(), [first, second]);
       const matcher = createMarketMatcherClient(h.client, taskQueue);
       await matcher.submit(market, [first.order_hash, second.order_hash]);
