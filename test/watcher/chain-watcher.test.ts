@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { encodeFunctionData } from 'viem';
 import { collateralAbi, conditionalTokensAbi, exchangeAbi } from '../../src/chain/generated';
+import { chainWatcherWorkflowId, startChainWatcher } from '../../src/temporal/chain-watcher.client';
 import type { ChainWatcherView } from '../../workflows/chain-watcher.workflow';
+import { uniqueTaskQueue } from '../helpers/test-temporal';
 import { E18, eventually, useWatcherStack, type MarketView, type PlacedOrder, type Trader } from './watcher-stack';
 
 /** Within this long of the block that voided an order, it is CANCELLED in the store (decisions section 10). */
@@ -227,6 +229,27 @@ describe('the chain watcher', () => {
     if (process.env.RECORD_HISTORIES === '1') {
       const history = await stack.client.workflow.getHandle(stack.watcherId()).fetchHistory();
       writeFileSync(join(__dirname, 'histories', 'chain-watcher.json'), JSON.stringify(history));
+    }
+  });
+
+  test('when a watcher left by a worker of another task queue is running, then the next worker start ends it and runs its own on its queue', async () => {
+    // A chain no other stack watches, and queues no worker polls: only the start decides.
+    const chainId = 4_000_000 + Math.floor(Math.random() * 1_000_000);
+    const [gone, current] = [uniqueTaskQueue('gone'), uniqueTaskQueue('current')];
+    const handle = stack.client.workflow.getHandle(chainWatcherWorkflowId(chainId));
+    try {
+      await startChainWatcher(stack.client, gone, { chainId });
+      const left = await handle.describe();
+      await startChainWatcher(stack.client, current, { chainId });
+      const now = await handle.describe();
+      expect([now.status.name, now.taskQueue]).toEqual(['RUNNING', current]);
+      expect(now.runId).not.toBe(left.runId);
+      expect((await stack.client.workflow.getHandle(left.workflowId, left.runId).describe()).status.name).toBe('TERMINATED');
+      // A start on the same queue keeps the one running.
+      await startChainWatcher(stack.client, current, { chainId });
+      expect((await handle.describe()).runId).toBe(now.runId);
+    } finally {
+      await handle.terminate('test done').catch(() => undefined);
     }
   });
 
