@@ -12,7 +12,8 @@ import type { OrderTimeline } from '../../src/ops/order-timeline';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, insertMarket, logger, newMarket, persist, saveHistory, wallet, type Harness } from '../workflows/market-harness';
+import { eventually } from '../helpers/eventually';
+import { createHarness, insertMarket, logger, newMarket, persist, saveHistory, wallet, type Harness } from '../workflows/market-harness';
 
 const ADMIN_TOKEN = 'timeline-admin-token-0123456789abcdef';
 const UI = 'http://ui.test:8233';
@@ -45,10 +46,10 @@ describe('an order\'s timeline', () => {
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
-  const settled = (id: string) => eventually(async () => {
+  const settled = (id: string) => eventually(`${id} completed`, async () => {
     const d = await h.client.workflow.getHandle(id).describe().catch(() => null);
     return d?.status.name === 'COMPLETED' ? d : null;
-  }, 30_000, `${id} completed`);
+  }, { timeoutMs: 30_000 });
 
   const listed = async (query: string) => {
     const ids: string[] = [];
@@ -76,7 +77,7 @@ describe('an order\'s timeline', () => {
     expect(await listed(`OrderHash = "${maker.order_hash}"`)).toEqual([]);
     expect(await listed(`OrderHash = "${later.order_hash}"`)).toEqual([batch2]);
     const both = [batch1, batch2].sort();
-    await eventually(async () => (await listed(`OrderHashes = "${maker.order_hash}"`)).length === 2, 20_000, 'the batches listed by the maker\'s hash');
+    await eventually('the batches listed by the maker\'s hash', async () => (await listed(`OrderHashes = "${maker.order_hash}"`)).length === 2, { timeoutMs: 20_000 });
     expect(await listed(`OrderHashes = "${maker.order_hash}"`)).toEqual(both);
     expect(await listed(`Wallets = "${makerWallet}"`)).toEqual(both);
     expect(await listed(`OrderHashes = "${later.order_hash}"`)).toEqual([batch2]);
@@ -119,11 +120,11 @@ describe('an order\'s timeline', () => {
     await matcher.submit(market, [maker.order_hash, taker.order_hash]);
     const batch = settlementWorkflowId(`${marketKeyOf(market)}:1`);
     await settled(batch);
-    const timeline = await eventually(async () => {
+    const timeline = await eventually('the taker FILLED', async () => {
       const res = await ops(['order', taker.order_hash, '--json']);
       const t = JSON.parse(res.out) as OrderTimeline;
       return t.status === 'FILLED' ? t : null;
-    }, 20_000, 'the taker FILLED');
+    }, { timeoutMs: 20_000 });
     const final = timeline.events[timeline.events.length - 1];
     expect(final).toMatchObject({ step: 'FINAL', summary: 'ended FILLED', workflow: { workflow_id: batch, status: 'COMPLETED' } });
   }, 60_000);

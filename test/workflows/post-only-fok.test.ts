@@ -1,7 +1,8 @@
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, insertMarket, newMarket, persist, SHARE, wallet, type Harness } from './market-harness';
+import { eventually } from '../helpers/eventually';
+import { createHarness, insertMarket, newMarket, persist, SHARE, wallet, type Harness } from './market-harness';
 
 describe('post-only and FOK orders through the market workflow', () => {
   const { db } = useTestDatabase('mkt_admit');
@@ -19,10 +20,10 @@ describe('post-only and FOK orders through the market workflow', () => {
   });
 
   const order = (hash: string) => h.collections.orders.findOne({ order_hash: hash });
-  const ended = (hash: string, status: string) => eventually(async () => {
+  const ended = (hash: string, status: string) => eventually(`${hash} ${status}`, async () => {
     const o = await order(hash);
     return o?.status === status ? o : null;
-  }, 20_000, `${hash} ${status}`);
+  }, { timeoutMs: 20_000 });
 
   test('when post-only and FOK orders meet a resting ask, then a crossing post-only and an unfillable FOK end CANCELLED with their reasons and never trade; the others rest or fill', async () => {
     h.chain.hold = true;
@@ -31,7 +32,7 @@ describe('post-only and FOK orders through the market workflow', () => {
     const [maker, mm, hedger] = [wallet(), wallet(), wallet()];
     const [ask] = await persist(db(), market, [{ wallet: maker, side: 'SELL', price: 60, size: '10' }]);
     await matcher.submit(market, [ask.order_hash]);
-    await eventually(async () => (await order(ask.order_hash))?.book_added_at, 20_000, 'ask on the book');
+    await eventually('ask on the book', async () => (await order(ask.order_hash))?.book_added_at, { timeoutMs: 20_000 });
 
     const [crossing, resting, tooBig] = await persist(db(), market, [
       { wallet: mm, side: 'BUY', price: 60, size: '5', postOnly: true },

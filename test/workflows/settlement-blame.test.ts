@@ -8,7 +8,8 @@ import { positionRowIdOf } from '../../src/positions/position-rows';
 import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
+import { eventually } from '../helpers/eventually';
+import { createHarness, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
 
 const E18 = 10n ** 18n;
 
@@ -49,12 +50,12 @@ describe('settlement blames the failing leg', () => {
     h.chain.blame.set(a.order_hash, 'BALANCE_CHANGED');
     // A, C and D rest first (earlier steps, as on a live market), then B comes.
     await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash]);
-    await eventually(async () => (await order(d.order_hash))?.status === 'OPEN' && (await order(d.order_hash))?.handoff === 'ACCEPTED', 20_000, 'makers resting');
+    await eventually('makers resting', async () => (await order(d.order_hash))?.status === 'OPEN' && (await order(d.order_hash))?.handoff === 'ACCEPTED', { timeoutMs: 20_000 });
     await matcher.submit(market, [b.order_hash]);
-    const result = await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'first settlement');
+    const result = await eventually('first settlement', () => h.client.workflow.getHandle(first).result().catch(() => null), { timeoutMs: 30_000 });
     expect(result).toMatchObject({ status: 'FAILED' });
     for (const hash of [b.order_hash, c.order_hash, d.order_hash]) {
-      await eventually(async () => (await order(hash))?.status === 'FILLED', 30_000, `${hash} FILLED`);
+      await eventually(`${hash} FILLED`, async () => (await order(hash))?.status === 'FILLED', { timeoutMs: 30_000 });
     }
     expect(await order(a.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'BALANCE_CHANGED', reserved_units: '0' });
     for (const hash of [b.order_hash, c.order_hash, d.order_hash]) {
@@ -85,11 +86,11 @@ describe('settlement blames the failing leg', () => {
     h.chain.refuseInsideBatch.set(b.order_hash, 'Collateral: allowance');
     h.chain.blame.set(b.order_hash, 'BALANCE_CHANGED');
     await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash]);
-    await eventually(async () => (await order(d.order_hash))?.handoff === 'ACCEPTED', 20_000, 'makers resting');
+    await eventually('makers resting', async () => (await order(d.order_hash))?.handoff === 'ACCEPTED', { timeoutMs: 20_000 });
     const arrivals = await Promise.all([a, c, d].map(async (o) => (await order(o.order_hash))!.engine_arrival!));
     await matcher.submit(market, [b.order_hash]);
-    expect(await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'settlement')).toMatchObject({ status: 'FAILED' });
-    await eventually(async () => (await order(c.order_hash))?.status === 'OPEN', 20_000, 'C back on the book');
+    expect(await eventually('settlement', () => h.client.workflow.getHandle(first).result().catch(() => null), { timeoutMs: 30_000 })).toMatchObject({ status: 'FAILED' });
+    await eventually('C back on the book', async () => (await order(c.order_hash))?.status === 'OPEN', { timeoutMs: 20_000 });
     expect(await order(b.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'BALANCE_CHANGED', reserved_units: '0' });
     for (const [i, o] of [a, c].entries()) {
       expect(await order(o.order_hash)).toMatchObject({
@@ -103,7 +104,7 @@ describe('settlement blames the failing leg', () => {
     const { market, a, c, d, b, first } = await attack();
     h.chain.refuseInsideBatch.set(b.order_hash, 'Exchange: batch out of gas');
     await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash, b.order_hash]);
-    expect(await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'settlement')).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
+    expect(await eventually('settlement', () => h.client.workflow.getHandle(first).result().catch(() => null), { timeoutMs: 30_000 })).toMatchObject({ status: 'CONFIRMED', attempts: 2 });
     for (const hash of [a.order_hash, c.order_hash, b.order_hash]) expect((await order(hash))?.status).toBe('FILLED');
   });
 
@@ -111,9 +112,9 @@ describe('settlement blames the failing leg', () => {
     const { market, a, c, d, b, first } = await attack();
     h.chain.refuseInsideBatch.set(b.order_hash, 'Exchange: paused');
     await matcher.submit(market, [a.order_hash, c.order_hash, d.order_hash, b.order_hash]);
-    expect(await eventually(() => h.client.workflow.getHandle(first).result().catch(() => null), 30_000, 'settlement')).toMatchObject({ status: 'FAILED' });
+    expect(await eventually('settlement', () => h.client.workflow.getHandle(first).result().catch(() => null), { timeoutMs: 30_000 })).toMatchObject({ status: 'FAILED' });
     for (const hash of [a.order_hash, c.order_hash, b.order_hash]) {
-      await eventually(async () => (await order(hash))?.status === 'MATCH_FAILED', 20_000, `${hash} MATCH_FAILED`);
+      await eventually(`${hash} MATCH_FAILED`, async () => (await order(hash))?.status === 'MATCH_FAILED', { timeoutMs: 20_000 });
       expect(await order(hash)).toMatchObject({ status_reason: 'SETTLEMENT_FAILED', reserved_units: '0' });
     }
     expect((await order(d.order_hash))?.status).toBe('OPEN');

@@ -7,7 +7,8 @@ import { MAX_SETTLEMENT_ATTEMPTS } from '../../workflows/settlement.workflow';
 import { MEMO_TAKERS } from '../../workflows/market/limits';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
+import { eventually } from '../helpers/eventually';
+import { createHarness, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
 
 describe('settlement and on-chain cancel workflows', () => {
   const { db } = useTestDatabase('set');
@@ -41,7 +42,7 @@ describe('settlement and on-chain cancel workflows', () => {
 
   /** The settlement workflow `settlementId`, once it has started. */
   async function startedSettlement(settlementId: string) {
-    await eventually(async () => h.client.workflow.getHandle(settlementId).describe().then(() => true, () => null), 20_000, 'settlement started');
+    await eventually('settlement started', async () => h.client.workflow.getHandle(settlementId).describe().then(() => true, () => null), { timeoutMs: 20_000 });
     return h.client.workflow.getHandle(settlementId);
   }
 
@@ -280,7 +281,7 @@ describe('settlement and on-chain cancel workflows', () => {
       const fills = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
       expect(fills.map((f) => f.settlement_status)).toEqual(['FAILED', 'FAILED']);
       expect((await order(taker.order_hash))?.status).toBe('MATCH_FAILED');
-      await eventually(async () => (await order(maker.order_hash))?.status === 'MATCH_FAILED', 20_000, 'maker removed');
+      await eventually('maker removed', async () => (await order(maker.order_hash))?.status === 'MATCH_FAILED', { timeoutMs: 20_000 });
       expect(await order(maker.order_hash)).toMatchObject({ status_reason: 'SETTLEMENT_FAILED', reserved_units: '0' });
       const view = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
       expect(view.resting).toBe(0);
@@ -299,23 +300,23 @@ describe('settlement and on-chain cancel workflows', () => {
       { wallet: wallet(), side: 'SELL', price: 41, size: '1' },
     ]);
     await matcher.submit(market, [s1.order_hash, s2.order_hash]);
-    await eventually(async () => (await order(s2.order_hash))?.book_added_at, 20_000, 'resting');
+    await eventually('resting', async () => (await order(s2.order_hash))?.book_added_at, { timeoutMs: 20_000 });
     const [b1, b2] = await persist(db(), market, [
       { wallet: wallet(), side: 'BUY', price: 45, size: '1' },
       { wallet: wallet(), side: 'BUY', price: 45, size: '1' },
     ]);
     await matcher.submit(market, [b1.order_hash, b2.order_hash]);
-    await eventually(async () => (await order(b1.order_hash))?.status === 'FILLED' && (await order(b2.order_hash))?.status === 'FILLED', 30_000, 'both settled');
+    await eventually('both settled', async () => (await order(b1.order_hash))?.status === 'FILLED' && (await order(b2.order_hash))?.status === 'FILLED', { timeoutMs: 30_000 });
     const key = marketKeyOf(market);
     const batches = h.chain.sent.filter((s) => s.batchId.startsWith(key)).map((s) => [s.batchId, s.trades]);
     // The two calls go out side by side, in either order.
     expect(batches.sort()).toEqual([[`${key}:1`, 1], [`${key}:2`, 1]]);
     expect((await order(b1.order_hash))?.status).toBe('FILLED');
-    const settlements = await eventually(async () => {
+    const settlements = await eventually('settlement listed', async () => {
       const ids: string[] = [];
       for await (const w of h.client.workflow.list({ query: `WorkflowType = 'settlementWorkflow' AND MarketId = '${key}'` })) ids.push(w.workflowId);
       return ids.length > 0 ? ids : null;
-    }, 10_000, 'settlement listed');
+    }, { timeoutMs: 10_000 });
     expect(settlements).toEqual([settlementWorkflowId(`${key}:1`)]);
     // Each fill names the batch that settles it.
     const fills = await h.collections.fills.find({ order_hash: { $in: [b1.order_hash, b2.order_hash] } }).toArray();
@@ -338,7 +339,7 @@ describe('settlement and on-chain cancel workflows', () => {
     const key = marketKeyOf(market);
     const makers = await persist(db(), market, Array.from({ length: 4 }, () => ({ wallet: wallet(), side: 'SELL' as const, price: 40, size: '1' })));
     await matcher.submit(market, makers.map((o) => o.order_hash));
-    await eventually(async () => (await order(makers[3].order_hash))?.book_added_at, 20_000, 'makers resting');
+    await eventually('makers resting', async () => (await order(makers[3].order_hash))?.book_added_at, { timeoutMs: 20_000 });
     const settlementsOf = async () => {
       const ids: string[] = [];
       for await (const w of h.client.workflow.list({ query: `WorkflowType = 'settlementWorkflow' AND MarketId = '${key}'` })) ids.push(w.workflowId);
@@ -352,18 +353,18 @@ describe('settlement and on-chain cancel workflows', () => {
         const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 45, size: '1' }]);
         takers.push(taker);
         await matcher.submit(market, [taker.order_hash]);
-        await eventually(async () => (await order(taker.order_hash))?.status === 'MATCHED', 20_000, `taker ${i} matched`);
+        await eventually(`taker ${i} matched`, async () => (await order(taker.order_hash))?.status === 'MATCHED', { timeoutMs: 20_000 });
       }
       const batchOf = async (hash: string) => (await h.collections.fills.findOne({ order_hash: hash }))?.settlement_batch;
       const batches = await Promise.all(takers.map((t) => batchOf(t.order_hash)));
       // Steps 1 and 2 each started a settlement; steps 3 and 4 wait in one batch, named after step 3's trade.
       expect(new Set(batches).size).toBe(3);
       expect(batches[2]).toBe(batches[3]);
-      await eventually(async () => ((await settlementsOf()).length === 2 ? true : null), 10_000, 'two settlements listed');
+      await eventually('two settlements listed', async () => ((await settlementsOf()).length === 2 ? true : null), { timeoutMs: 10_000 });
       await new Promise((r) => setTimeout(r, 500));
       expect(await settlementsOf()).toEqual([settlementWorkflowId(batches[0]!), settlementWorkflowId(batches[1]!)].sort());
       h.chain.hold = false;
-      await eventually(async () => (await h.collections.orders.countDocuments({ order_hash: { $in: takers.map((t) => t.order_hash) }, status: 'FILLED' })) === 4, 30_000, 'all settled');
+      await eventually('all settled', async () => (await h.collections.orders.countDocuments({ order_hash: { $in: takers.map((t) => t.order_hash) }, status: 'FILLED' })) === 4, { timeoutMs: 30_000 });
       expect(await settlementsOf()).toEqual(batches.slice(0, 3).map((b) => settlementWorkflowId(b!)).sort());
       // The waiting batch went out as one settlement with one matchOrders per taker.
       const third = h.chain.sent.filter((s) => s.batchId.startsWith(key) && s.attempt === 1).map((s) => s.batchId).sort();
@@ -388,10 +389,10 @@ describe('settlement and on-chain cancel workflows', () => {
     await insertMarket(db(), market);
     const makers = await persist(db(), market, Array.from({ length: 150 }, () => ({ wallet: wallet(), side: 'SELL' as const, price: 40, size: '1' })));
     await matcher.submit(market, makers.map((o) => o.order_hash));
-    await eventually(async () => (await order(makers[149].order_hash))?.book_added_at, 30_000, 'makers resting');
+    await eventually('makers resting', async () => (await order(makers[149].order_hash))?.book_added_at, { timeoutMs: 30_000 });
     const takers = await persist(db(), market, Array.from({ length: 150 }, () => ({ wallet: wallet(), side: 'BUY' as const, price: 45, size: '1' })));
     await matcher.submit(market, takers.map((o) => o.order_hash));
-    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === 300, 60_000, 'all settled');
+    await eventually('all settled', async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === 300, { timeoutMs: 60_000 });
     const key = marketKeyOf(market);
     expect(h.chain.sent.filter((s) => s.batchId.startsWith(key)).length).toBe(150);
     // One child for the step: its memo names the first takers and counts them all, under 2 KB.
@@ -408,7 +409,7 @@ describe('settlement and on-chain cancel workflows', () => {
     await insertMarket(db(), market);
     const [o] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 20, size: '1' }]);
     await matcher.submit(market, [o.order_hash]);
-    await eventually(async () => (await order(o.order_hash))?.book_added_at, 20_000, 'resting');
+    await eventually('resting', async () => (await order(o.order_hash))?.book_added_at, { timeoutMs: 20_000 });
     return o;
   }
 
@@ -421,7 +422,7 @@ describe('settlement and on-chain cancel workflows', () => {
     h.chain.cancelledOnChain.add(o.order_hash);
     const result = await h.client.workflow.getHandle(onchainCancelWorkflowId(o.order_hash)).result();
     expect(result).toEqual({ outcome: 'CANCELLED_ONCHAIN' });
-    await eventually(async () => (await order(o.order_hash))?.status === 'CANCELLED', 20_000, 'cancelled');
+    await eventually('cancelled', async () => (await order(o.order_hash))?.status === 'CANCELLED', { timeoutMs: 20_000 });
     expect((await order(o.order_hash))?.status_reason).toBe('ONCHAIN_CANCEL');
     await saveHistory(h, onchainCancelWorkflowId(o.order_hash), 'onchain-cancel.json');
   });
@@ -434,14 +435,14 @@ describe('settlement and on-chain cancel workflows', () => {
     h.chain.cancelledOnChain.add(late.order_hash);
     await startOnchainCancelWatch(h.client, taskQueue, late, { pollSeconds: 1 });
     expect(await h.client.workflow.getHandle(onchainCancelWorkflowId(late.order_hash)).result()).toEqual({ outcome: 'CANCELLED_ONCHAIN' });
-    await eventually(async () => (await order(late.order_hash))?.status === 'CANCELLED', 20_000, 'ended before placement');
+    await eventually('ended before placement', async () => (await order(late.order_hash))?.status === 'CANCELLED', { timeoutMs: 20_000 });
     expect(await order(late.order_hash)).toMatchObject({ status_reason: 'ONCHAIN_CANCEL', reserved_units: '0' });
 
     await matcher.submit(market, [late.order_hash]); // the placement comes after all
     // An order handed over after it rests once the late placement has been through the market.
     const [probe] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 10, size: '1' }]);
     await matcher.submit(market, [probe.order_hash]);
-    await eventually(async () => (await order(probe.order_hash))?.book_added_at, 20_000, 'probe resting');
+    await eventually('probe resting', async () => (await order(probe.order_hash))?.book_added_at, { timeoutMs: 20_000 });
     expect(await order(late.order_hash)).toMatchObject({ status: 'CANCELLED', status_reason: 'ONCHAIN_CANCEL' });
     expect(await order(resting.order_hash)).toMatchObject({ status: 'OPEN' });
     expect(await h.collections.fills.countDocuments({ order_hash: { $in: [late.order_hash, resting.order_hash] } })).toBe(0);
@@ -460,7 +461,7 @@ describe('settlement and on-chain cancel workflows', () => {
     const history = await handle.fetchHistory();
     const failedChecks = history.events!.filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
     expect(failedChecks).toHaveLength(1);
-    await eventually(async () => (await order(o.order_hash))?.status === 'CANCELLED', 20_000, 'cancelled');
+    await eventually('cancelled', async () => (await order(o.order_hash))?.status === 'CANCELLED', { timeoutMs: 20_000 });
     expect((await order(o.order_hash))?.status_reason).toBe('ONCHAIN_CANCEL');
     await saveHistory(h, onchainCancelWorkflowId(o.order_hash), 'onchain-cancel-check-failed.json');
   }, 30_000);
