@@ -1,7 +1,8 @@
 /**
  * An order's whole story: a maker matched in two settlement batches, neither of which it is the
  * first taker of, is found by its hash and its wallet through Temporal's visibility, and
- * `npm run ops -- order <hash>` prints its timeline with both batches, their transactions and runs.
+ * `npm run ops -- order <hash>` prints its timeline with both batches, their transactions and runs,
+ * each linked in the Temporal UI by the rules of config/temporal-ui-url.ts.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { startApiServer, type RunningApi } from '../../src/api/server';
@@ -24,25 +25,33 @@ describe('an order\'s timeline', () => {
   let h: Harness;
   let matcher: MarketMatcherClient;
   let api: RunningApi;
+  const apis: RunningApi[] = [];
+
+  /** An API serving the timeline with `uiUrl` as the Temporal UI base URL it was configured with. */
+  async function timelineApi(uiUrl: string | undefined): Promise<RunningApi> {
+    const started = await startApiServer({
+      host: '127.0.0.1', port: 0, logger, readiness: [],
+      rootRouters: [orderTimelineRoutes({ adminToken: ADMIN_TOKEN, collections: h.collections, client: h.client, namespace: 'default', uiUrl })],
+    });
+    apis.push(started);
+    return started;
+  }
 
   beforeAll(async () => {
     h = await createHarness(db(), taskQueue);
     await h.startWorker();
     matcher = createMarketMatcherClient(h.client, taskQueue, { workflowInput: { settlementRetryDelayMs: 100 } });
-    api = await startApiServer({
-      host: '127.0.0.1', port: 0, logger, readiness: [],
-      rootRouters: [orderTimelineRoutes({ adminToken: ADMIN_TOKEN, collections: h.collections, client: h.client, namespace: 'default', uiUrl: UI })],
-    });
+    api = await timelineApi(UI);
   });
   afterAll(async () => {
-    await api?.close();
+    for (const a of apis) await a.close();
     await h?.close();
   });
 
-  async function ops(argv: string[]) {
+  async function ops(argv: string[], baseUrl = api.url) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(argv, { env: { OPS_BASE_URL: api.url, ADMIN_TOKEN }, fetch, out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runCli(argv, { env: { OPS_BASE_URL: baseUrl, ADMIN_TOKEN }, fetch, out: (l) => out.push(l), err: (l) => err.push(l) });
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -138,6 +147,20 @@ describe('an order\'s timeline', () => {
     });
     await handle.terminate();
     expect(Buffer.byteLength(JSON.stringify(hashes))).toBeGreaterThan(2 * 1024 * 30);
+  });
+
+  test('when the Temporal UI listens on every interface, then ops links it by the host that reached the API; with no UI, each step names its run without a link', async () => {
+    const market = newMarket();
+    await insertMarket(db(), market);
+    const [order] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 30, size: '1' }]);
+    await matcher.submit(market, [order.order_hash]);
+    const bookLine = (baseUrl: string) =>
+      eventually('the order on the book', async () => (await ops(['order', order.order_hash], baseUrl)).out.split('\n').find((l) => l.includes('reached book')));
+    const everyInterface = await timelineApi('http://0.0.0.0:8233/');
+    expect(await bookLine(everyInterface.url)).toContain(`] http://127.0.0.1:8233/namespaces/default/workflows/${marketWorkflowId(market)}/`);
+    const noUi = await timelineApi(undefined);
+    const line = await bookLine(noUi.url);
+    expect(line).toMatch(new RegExp(`\\[${marketWorkflowId(market)} RUNNING\\]$`));
   });
 
   test('when the order is unknown or the hash malformed, then ops says so', async () => {
