@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { validateOrderHashParam } from '../orders/order.schema';
+import { temporalUiUrlFor } from '../config/temporal-ui-url';
 import { readOrderTimeline, type OrderTimelineDeps } from '../ops/order-timeline';
 import { validateOrThrow } from '../validation/ajv';
 import { requireAdminToken } from './admin-auth';
@@ -9,7 +10,8 @@ export function orderTimelineRoutes(deps: OrderTimelineDeps & { adminToken: stri
   const router = Router();
   router.get('/admin/orders/:order_hash/timeline', requireAdminToken(deps.adminToken), async (req, res) => {
     const { order_hash } = validateOrThrow(validateOrderHashParam, req.params, 'path');
-    res.json(await readOrderTimeline(deps, order_hash));
+    // An operator reaches the UI by the host they reached the API by when it listens on every interface.
+    res.json(await readOrderTimeline({ ...deps, uiUrl: temporalUiUrlFor(deps.uiUrl, req.hostname) }, order_hash));
   });
   return router;
 }

@@ -127,7 +127,7 @@ export const ENV_SPEC = {
   TEMPORAL_UI_PORT: { parse: port, default: 8233, description: 'Embedded Temporal Web UI port' },
   TEMPORAL_UI_URL: {
     parse: url,
-    description: "Temporal Web UI base URL the market page and the order timeline (npm run ops -- order) link to; unset: the embedded dev server's UI (http://HOST:TEMPORAL_UI_PORT), or no link on the market page with an external TEMPORAL_ADDRESS",
+    description: "Temporal Web UI base URL the market page and the order timeline (npm run ops -- order) link to; unset: the embedded dev server's UI (http://HOST:TEMPORAL_UI_PORT), or no link with an external TEMPORAL_ADDRESS; a UI on a wildcard HOST is named by the host a request reached the API by",
   },
   MONGODB_URI: { parse: url, description: 'External MongoDB URI; unset starts the embedded FerretDB' },
   MONGODB_DB: { parse: text, default: 'predex', description: 'Database name' },

@@ -41,8 +41,8 @@ export interface OrderTimelineDeps {
   collections: MatchingCollections;
   client: Client;
   namespace: string;
-  /** Temporal Web UI base URL (`TEMPORAL_UI_URL`). */
-  uiUrl: string;
+  /** Temporal Web UI base URL (config/temporal-ui-url.ts); undefined: the steps name their runs without a link. */
+  uiUrl: string | undefined;
 }
 
 /** Reasons a settlement gives: the settlement batch of the order's last fill ended it. */

@@ -8,7 +8,7 @@ const STEP_NAMES: Record<string, string> = {
 export function timelineLines(t: OrderTimeline): string[] {
   const lines = [`order ${t.order_hash}  wallet ${t.wallet}  market ${t.market_key}  ${t.status}${t.status_reason ? ` (${t.status_reason})` : ''}`];
   for (const e of t.events) {
-    const by = e.workflow ? `  [${e.workflow.workflow_id}${e.workflow.status ? ` ${e.workflow.status}` : ''}] ${e.workflow.url}` : '  [API]';
+    const by = e.workflow ? `  [${e.workflow.workflow_id}${e.workflow.status ? ` ${e.workflow.status}` : ''}]${e.workflow.url ? ` ${e.workflow.url}` : ''}` : '  [API]';
     lines.push(`${e.at ?? '-'.padEnd(24)}  ${(STEP_NAMES[e.step] ?? e.step).padEnd(12)}  ${e.summary}${by}`);
   }
   return lines;

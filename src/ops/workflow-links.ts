@@ -5,22 +5,19 @@ export interface WorkflowRef {
   type: string | null;
   /** Temporal's execution status (RUNNING, COMPLETED, ...); null when the run was not found. */
   status: string | null;
-  url: string;
+  /** Null when there is no Temporal UI to link (an external Temporal and no TEMPORAL_UI_URL). */
+  url: string | null;
 }
 
 /**
  * The UI page of a run (its event history), or when the run is unknown, the UI's list of the
- * workflow's runs.
+ * workflow's runs; no page without a UI.
  */
-export function workflowLink(uiUrl: string, namespace: string, workflowId: string, runId: string | null, type: string | null, status: string | null): WorkflowRef {
+export function workflowLink(uiUrl: string | undefined, namespace: string, workflowId: string, runId: string | null, type: string | null, status: string | null): WorkflowRef {
+  if (!uiUrl) return { workflow_id: workflowId, run_id: runId, type, status, url: null };
   const base = `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows`;
   const url = runId
     ? `${base}/${encodeURIComponent(workflowId)}/${encodeURIComponent(runId)}/history`
     : `${base}?query=${encodeURIComponent(`WorkflowId="${workflowId}"`)}`;
   return { workflow_id: workflowId, run_id: runId, type, status, url };
-}
-
-/** The UI's base URL: `TEMPORAL_UI_URL`, or the embedded dev server's UI. */
-export function temporalUiUrlOf(config: { TEMPORAL_UI_URL?: string; HOST: string; TEMPORAL_UI_PORT: number }): string {
-  return config.TEMPORAL_UI_URL ?? `http://${config.HOST}:${config.TEMPORAL_UI_PORT}`;
 }

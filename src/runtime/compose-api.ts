@@ -30,7 +30,7 @@ import { createAmmVenue } from '../amm/amm-venue';
 import { createAmmSetupStarter } from '../temporal/amm-setup.client';
 import { orderTimelineRoutes } from '../admin/order-timeline.routes';
 import { matchingCollections } from '../matching/collections';
-import { temporalUiUrlOf } from '../ops/workflow-links';
+import { temporalUiUrlOf } from '../config/temporal-ui-url';
 
 export interface ApiComposition {
   v1Routers: Router[];

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { temporalUiUrlFor, temporalUiUrlOf } from '../config/temporal-ui-url';
 
 /** What the market page reads from the server's configuration (served as /web-config.json). */
 export interface WebSettings {
@@ -16,35 +17,21 @@ export interface WebConfig {
   temporal_ui_url: string | null;
 }
 
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '[::]']);
-
-const hostForUrl = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
-
-/**
- * TEMPORAL_UI_URL, or the embedded dev server's UI when this process runs beside it (no external
- * TEMPORAL_ADDRESS; under `npm start` the supervisor passes the UI it started as TEMPORAL_UI_URL).
- */
+/** The page's settings from the configuration; the Temporal UI link follows temporalUiUrlOf's rules. */
 export function webSettingsOf(config: Pick<Config, 'CHAIN_ID' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_ADDRESS' | 'TEMPORAL_UI_URL' | 'TEMPORAL_UI_PORT' | 'HOST'>): WebSettings {
-  const embeddedUi = !config.TEMPORAL_ADDRESS && config.TEMPORAL_UI_PORT ? `http://${hostForUrl(config.HOST)}:${config.TEMPORAL_UI_PORT}` : undefined;
   return {
     chainId: config.CHAIN_ID,
     temporalNamespace: config.TEMPORAL_NAMESPACE,
-    temporalUiUrl: (config.TEMPORAL_UI_URL ?? embeddedUi)?.replace(/\/+$/, ''),
+    temporalUiUrl: temporalUiUrlOf(config),
   };
 }
 
-/**
- * The page's configuration as one request sees it. A UI listening on every interface has no one
- * address to name, so it is named by the host the browser used to reach the API.
- */
+/** The page's configuration as one request sees it (a UI on every interface is named by the host the browser used). */
 export function webConfigOf(settings: WebSettings, wsPath: string, requestHost: string): WebConfig {
-  let ui = settings.temporalUiUrl ?? null;
-  if (ui) {
-    const url = new URL(ui);
-    if (WILDCARD_HOSTS.has(url.hostname)) {
-      url.hostname = hostForUrl(requestHost);
-      ui = url.toString().replace(/\/+$/, '');
-    }
-  }
-  return { chain_id: settings.chainId, ws_path: wsPath, temporal_namespace: settings.temporalNamespace, temporal_ui_url: ui };
+  return {
+    chain_id: settings.chainId,
+    ws_path: wsPath,
+    temporal_namespace: settings.temporalNamespace,
+    temporal_ui_url: temporalUiUrlFor(settings.temporalUiUrl, requestHost) ?? null,
+  };
 }

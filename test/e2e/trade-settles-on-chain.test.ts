@@ -8,6 +8,7 @@ import { io as connectSocket } from 'socket.io-client';
 import { createPublicClient, http, type Address } from 'viem';
 import { collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
 import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
+import { eventually } from '../helpers/eventually';
 import { useTradingStack, type TradableMarket } from '../helpers/trading-stack';
 import { sampleSum } from '../helpers/metric-samples';
 
@@ -18,15 +19,8 @@ interface MarketView extends TradableMarket {
   conditional_tokens_address: Address;
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** How long a trade may take to settle on a loaded machine. */
+const SETTLED = { timeoutMs: 90_000 };
 
 describe('a trade from HTTP to the chain', () => {
   const stack = useTradingStack('e2e');
@@ -64,7 +58,7 @@ describe('a trade from HTTP to the chain', () => {
     const aliceBuy = signedItem(alice, market, { side: 'BUY', outcome: 1, price: '0.6', size: '10' });
     const placed = await call('POST', '/v1/orders', { jwt: await jwtFor(alice.address), body: { orders: [aliceBuy.item] } });
     expect(placed.body.results[0]).toMatchObject({ order_hash: aliceBuy.hash, status: 'OPEN', fills: [], book_added_at: null });
-    await eventually('alice on the book', async () => ((await call('GET', `/v1/markets/${market.condition_id}/book`)).body.bids?.length ? true : undefined));
+    await eventually('alice on the book', async () => (await call('GET', `/v1/markets/${market.condition_id}/book`)).body.bids?.length > 0, SETTLED);
     const bobBuy = signedItem(bob, market, { side: 'BUY', outcome: 0, price: '0.4', size: '10' });
     expect((await call('POST', '/v1/orders', { jwt: await jwtFor(bob.address), body: { orders: [bobBuy.item] } })).body.results[0].status).toBe('OPEN');
 
@@ -73,18 +67,18 @@ describe('a trade from HTTP to the chain', () => {
       return order.status === 'FILLED' ? order : undefined;
     };
     const bobJwt = await jwtFor(bob.address);
-    await eventually('mint settled', () => filled(aliceJwt, aliceBuy.hash));
-    await eventually('mint settled (bob)', () => filled(bobJwt, bobBuy.hash));
+    await eventually('mint settled', () => filled(aliceJwt, aliceBuy.hash), SETTLED);
+    await eventually('mint settled (bob)', () => filled(bobJwt, bobBuy.hash), SETTLED);
 
     // 2. Transfer: Alice SELL YES @0.70 x4 rests; Carol BUY YES @0.75 x4 takes it at 0.70.
     const aliceSell = signedItem(alice, market, { side: 'SELL', outcome: 1, price: '0.7', size: '4' });
     expect((await call('POST', '/v1/orders', { jwt: aliceJwt, body: { orders: [aliceSell.item] } })).body.results[0].status).toBe('OPEN');
-    await eventually('ask on the book', async () => ((await call('GET', `/v1/markets/${market.condition_id}/book`)).body.asks?.length ? true : undefined));
+    await eventually('ask on the book', async () => (await call('GET', `/v1/markets/${market.condition_id}/book`)).body.asks?.length > 0, SETTLED);
     const carolJwt = await jwtFor(carol.address);
     const carolBuy = signedItem(carol, market, { side: 'BUY', outcome: 1, price: '0.75', size: '4' });
     expect((await call('POST', '/v1/orders', { jwt: carolJwt, body: { orders: [carolBuy.item] } })).body.results[0].status).toBe('OPEN');
-    await eventually('transfer settled', () => filled(aliceJwt, aliceSell.hash));
-    await eventually('transfer settled (carol)', () => filled(carolJwt, carolBuy.hash));
+    await eventually('transfer settled', () => filled(aliceJwt, aliceSell.hash), SETTLED);
+    await eventually('transfer settled (carol)', () => filled(carolJwt, carolBuy.hash), SETTLED);
 
     // On chain, to the wei. Fees: 1% of min(p, 1 - p) per share, each side.
     const mintFee = (10n * E18 * 40n * 100n) / 1_000_000n; // 0.04 each (min(0.6, 0.4) = 0.4)
@@ -114,7 +108,7 @@ describe('a trade from HTTP to the chain', () => {
     expect(positions).toEqual([expect.objectContaining({ outcome: 1, size: '6', avg_price: '0.6', status: 'active' })]);
 
     // The user channel told Alice every transition of her orders and fills, in order, and nothing of anyone else's.
-    await eventually('last pushes', async () => (events.filter((e) => e.fill?.settlement_status === 'CONFIRMED').length >= 2 ? true : undefined));
+    await eventually('last pushes', async () => events.filter((e) => e.fill?.settlement_status === 'CONFIRMED').length >= 2, SETTLED);
     // The metrics moved as the trade did: four orders accepted, two steps with a trade each, two
     // trades' fills confirmed (four fills), latencies observed, chain calls and HTTP routes counted.
     const metricsAfter = await scrape();
@@ -162,7 +156,7 @@ describe('a trade from HTTP to the chain', () => {
     const candles = await eventually('candles', async () => {
       const data = (await call('GET', `/v1/markets/${market.condition_id}/candles?interval=1d`)).body.data as Record<string, string>[];
       return data.reduce((sum, c) => sum + Number(c.volume), 0) === 14 ? data : undefined;
-    });
+    }, SETTLED);
     expect(candles.map((c) => c.high).sort().at(-1)).toBe('0.7');
     expect(candles.map((c) => c.low).sort()[0]).toBe('0.6');
   }, 240_000);

@@ -20,6 +20,7 @@ import { parseUnitsStrict } from '../../src/money';
 import { signBenchOrder, type SignedBenchOrder } from '../../bench/e2e/orders';
 import { createMarkets, E18, fundTraders, type BenchMarket, type Trader } from '../../bench/e2e/setup';
 import { watchOutput } from '../helpers/child-output';
+import { eventually } from '../helpers/eventually';
 import { testMongoUri } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
 
@@ -47,15 +48,9 @@ interface Part {
 interface OrderView { order_hash: string; status: string; remaining_size: string }
 interface FillView { order_hash: string; trade_id: string; size: string; settlement_status: string }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** A probe fails while the part it asks is still starting: that counts as not yet. */
+const until = <T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs: number): Promise<T> =>
+  eventually(what, () => probe().catch(() => undefined), { timeoutMs, everyMs: 250 });
 
 suite('two APIs and two workers on separate loopback addresses', () => {
   const secrets = { AUTH_JWT_SECRET: 'hosts-jwt-secret-0123456789abcdef-01234', ADMIN_TOKEN: 'hosts-admin-token-0123456789abcdef-0123' };

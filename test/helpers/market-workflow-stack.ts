@@ -7,7 +7,7 @@
 import type { WithId } from 'mongodb';
 import type { Connection } from 'mongoose';
 import type { StoredOrder } from '../../src/matching/collections';
-import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/temporal/market-matcher.client';
+import { createMarketMatcherClient, type MarketMatcherClient, type MarketMatcherOptions } from '../../src/temporal/market-matcher.client';
 import { createHarness, type Harness } from '../workflows/market-harness';
 import { useTestDatabase } from './test-database';
 import { uniqueTaskQueue } from './test-temporal';
@@ -21,7 +21,8 @@ export interface MarketWorkflowStack {
   order: (hash: string) => Promise<WithId<StoredOrder> | null>;
 }
 
-export function useMarketWorkflowStack(name: string): MarketWorkflowStack {
+/** `workflowInput` goes to every market workflow the matcher starts (e.g. a short settlement retry delay). */
+export function useMarketWorkflowStack(name: string, workflowInput?: MarketMatcherOptions['workflowInput']): MarketWorkflowStack {
   const { db } = useTestDatabase(name);
   const stack = {
     db, taskQueue: uniqueTaskQueue(name),
@@ -30,7 +31,7 @@ export function useMarketWorkflowStack(name: string): MarketWorkflowStack {
   beforeAll(async () => {
     stack.h = await createHarness(db(), stack.taskQueue);
     await stack.h.startWorker();
-    stack.matcher = createMarketMatcherClient(stack.h.client, stack.taskQueue);
+    stack.matcher = createMarketMatcherClient(stack.h.client, stack.taskQueue, workflowInput ? { workflowInput } : undefined);
   });
   afterAll(async () => {
     await stack.h?.close();

@@ -13,7 +13,8 @@ import type { MarketRecord } from '../../src/db/models/market.model';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
 import { startFixture, type Fixture } from '../chain/chain-fixture';
-import { createHarness, eventually, type Harness } from '../workflows/market-harness';
+import { eventually } from '../helpers/eventually';
+import { createHarness, type Harness } from '../workflows/market-harness';
 import { asWallet, call, insertMarket, place, signedItem, startOrderHarness, type OrderHarness } from './harness';
 
 describe('full cycle on the embedded chain and the market workflow', () => {
@@ -71,8 +72,8 @@ describe('full cycle on the embedded chain and the market workflow', () => {
 
     const orderOf = async (wallet: Address, hash: string) => (await call(`${h.url}/v1/orders/${hash}`, { headers: asWallet(wallet) })).body;
     const done = ['MATCHED', 'FILLED'];
-    await eventually(async () => done.includes((await orderOf(alice.address, buy.hash)).status), 60_000, 'the buy to match');
-    await eventually(async () => done.includes((await orderOf(bob.address, sell.hash)).status), 60_000, 'the sell to match');
+    await eventually('the buy to match', async () => done.includes((await orderOf(alice.address, buy.hash)).status), { timeoutMs: 60_000 });
+    await eventually('the sell to match', async () => done.includes((await orderOf(bob.address, sell.hash)).status), { timeoutMs: 60_000 });
     expect(await orderOf(alice.address, buy.hash)).toMatchObject({ remaining_size: '0', book_added_at: expect.any(String) });
 
     const aliceFills = (await call(`${h.url}/v1/fills`, { headers: asWallet(alice.address) })).body.data;
@@ -98,14 +99,14 @@ describe('full cycle on the embedded chain and the market workflow', () => {
     expect(filled.body.data.map((o: { order_hash: string }) => o.order_hash)).toEqual([buy.hash]);
 
     // Settlement confirms (fake settlement chain: instant), the orders end FILLED and nothing stays reserved.
-    await eventually(async () => (await orderOf(alice.address, buy.hash)).status === 'FILLED', 60_000, 'the buy to be FILLED');
-    await eventually(async () => (await orderOf(bob.address, sell.hash)).status === 'FILLED', 60_000, 'the sell to be FILLED');
+    await eventually('the buy to be FILLED', async () => (await orderOf(alice.address, buy.hash)).status === 'FILLED', { timeoutMs: 60_000 });
+    await eventually('the sell to be FILLED', async () => (await orderOf(bob.address, sell.hash)).status === 'FILLED', { timeoutMs: 60_000 });
     const settled = (await call(`${h.url}/v1/fills`, { headers: asWallet(alice.address) })).body.data[0];
     expect(settled).toMatchObject({ settlement_status: 'CONFIRMED' });
     // The filled order's hold is gone: Alice can commit her whole on-chain collateral (1000) again.
     const all = await place(h, alice.address, [signedItem(alice, market, { side: 'BUY', price: '1', size: '1000' })]);
     expect(all.body.results[0].status).toBe('OPEN');
-    await eventually(async () => (await orderOf(alice.address, all.body.results[0].order_hash)).book_added_at, 60_000, 'the last order to rest');
+    await eventually('the last order to rest', async () => (await orderOf(alice.address, all.body.results[0].order_hash)).book_added_at, { timeoutMs: 60_000 });
   }, 120_000);
 
   test('when the plain-viem port and the chain module port read the same wallet, then they agree', async () => {

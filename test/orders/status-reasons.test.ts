@@ -4,7 +4,8 @@ import { marketWorkflowId } from '../../src/matching/market-ids';
 import { STATUS_REASON_CODES, statusReasonOf } from '../../src/orders/status-reasons';
 import { removeOrdersSignal } from '../../workflows/definitions';
 import { useMarketWorkflowStack } from '../helpers/market-workflow-stack';
-import { eventually, insertMarket, newMarket, persist, wallet } from '../workflows/market-harness';
+import { eventually } from '../helpers/eventually';
+import { insertMarket, newMarket, persist, wallet } from '../workflows/market-harness';
 
 describe('status_reason: every way an order ends says why', () => {
   const stack = useMarketWorkflowStack('reasons');
@@ -16,11 +17,11 @@ describe('status_reason: every way an order ends says why', () => {
       const o = (e.payload as { order: { status: string; status_reason: unknown } }).order;
       return [o.status, o.status_reason];
     });
-  const ended = (hash: string, status: string) => eventually(async () => {
+  const ended = (hash: string, status: string) => eventually(`${hash} ${status}`, async () => {
     const o = await order(hash);
     return o?.status === status ? o : null;
-  }, 20_000, `${hash} ${status}`);
-  const resting = (hash: string) => eventually(async () => (await order(hash))?.book_added_at, 20_000, `${hash} resting`);
+  }, { timeoutMs: 20_000 });
+  const resting = (hash: string) => eventually(`${hash} resting`, async () => (await order(hash))?.book_added_at, { timeoutMs: 20_000 });
 
   test('when the owner cancels, or a caller cancels with its own reason, then each row and its last event carry that code; a live order carries null', async () => {
     const market = newMarket();

@@ -11,7 +11,8 @@ import { collateralAbi, conditionalTokensAbi, exchangeAbi } from '../../src/chai
 import { chainWatcherWorkflowId, startChainWatcher } from '../../src/temporal/chain-watcher.client';
 import type { ChainWatcherView } from '../../workflows/chain-watcher.workflow';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { E18, eventually, useWatcherStack, type MarketView, type PlacedOrder, type Trader } from './watcher-stack';
+import { eventually } from '../helpers/eventually';
+import { E18, useWatcherStack, type MarketView, type PlacedOrder, type Trader } from './watcher-stack';
 
 /** Within this long of the block that voided an order, it is CANCELLED in the store (decisions section 10). */
 const WITHIN_MS = 5_000;
@@ -64,8 +65,8 @@ describe('the chain watcher', () => {
     await expectResting([oldest.hash, honest.hash]);
     await eventually('book without the cancelled bids', async () => {
       const levels = await bids(market);
-      return levels[0]?.remainingSize === '10' ? levels : undefined;
-    }, 10_000);
+      return levels[0]?.remainingSize === '10' && levels;
+    }, { timeoutMs: 10_000 });
     expect(await bids(market)).toEqual([{ price: '0.5', remainingSize: '10' }, { price: '0.45', remainingSize: '10' }]);
     const read = await stack.call('GET', `/v1/orders/${newest.hash}`, { jwt: attacker.jwt });
     expect(read.body).toMatchObject({ status: 'CANCELLED', status_reason: 'BALANCE_CHANGED' });
@@ -165,7 +166,7 @@ describe('the chain watcher', () => {
     await stack.until(take.hash, 'FILLED', 60_000);
     const scans = (await view()).scans;
     // The settlement's transfers named both wallets: let the watcher check them, and some more.
-    await eventually('scans after the settlement', async () => ((await view()).scans >= scans + 2 ? true : undefined), 60_000);
+    await eventually('scans after the settlement', async () => (await view()).scans >= scans + 2, { timeoutMs: 60_000 });
     await new Promise((r) => setTimeout(r, 1_500));
     await expectResting([second.hash]);
   });
@@ -180,7 +181,7 @@ describe('the chain watcher', () => {
       const snapshot = await rpc('evm_snapshot');
       await rpc('evm_mine');
       const mined = await stack.port.getBlockNumber();
-      await eventually('cursor on the block to be replaced', async () => (BigInt((await view()).cursor?.block ?? -1) === mined ? true : undefined), 20_000);
+      await eventually('cursor on the block to be replaced', async () => BigInt((await view()).cursor?.block ?? -1) === mined, { timeoutMs: 20_000 });
       const reorgs = (await view()).reorgs;
       // The empty block is replaced by one holding the revoke, at the same height.
       await rpc('evm_revert', [snapshot]);
@@ -218,7 +219,7 @@ describe('the chain watcher', () => {
     await expectCancelled(r2.hash, 'BALANCE_CHANGED', 0);
     await expectCancelled(c1.hash, 'ONCHAIN_CANCEL', 0);
     // Some scans later: still one removal per order, the rest untouched.
-    await eventually('scans after the catch-up', async () => ((await view()).scans >= before.scans + 4 ? true : undefined), 30_000);
+    await eventually('scans after the catch-up', async () => (await view()).scans >= before.scans + 4);
     await expectResting([c2.hash, honest.hash]);
     const signalled = await removalSignals();
     for (const hash of [r1.hash, r2.hash, c1.hash]) expect(signalled.filter((h) => h === hash)).toHaveLength(1);
@@ -264,7 +265,7 @@ describe('the chain watcher', () => {
         for await (const run of stack.client.workflow.list({ query: `WorkflowId="${workflowId}"` })) ids.push(run.runId);
         return ids;
       };
-      await eventually('a second run', async () => ((await runs()).length >= 3 ? true : undefined), 60_000, 250);
+      await eventually('a second run', async () => (await runs()).length >= 3, { timeoutMs: 60_000, everyMs: 250 });
       const current = stack.client.workflow.getHandle(workflowId);
       const seen = await current.query<ChainWatcherView>('chainWatcher');
       const history = await current.fetchHistory();

@@ -5,7 +5,8 @@ import { createMarketMatcherClient, type MarketMatcherClient } from '../../src/t
 import { HEARTBEAT_EXPIRY_GRACE_MS } from '../../workflows/heartbeat.workflow';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
+import { eventually } from '../helpers/eventually';
+import { createHarness, insertMarket, newMarket, persist, saveHistory, wallet, type Harness } from './market-harness';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** What a loaded test machine adds to a cancel past the deadline and grace: timer lateness, the read, the pull. */
@@ -52,7 +53,7 @@ describe('dead-man switch (heartbeat workflow)', () => {
     await matcher.submit(m1, [...mine1.map((o) => o.order_hash), theirs.order_hash]);
     await matcher.submit(m2, [mine2.order_hash]);
     const mine = [...mine1, mine2].map((o) => o.order_hash);
-    for (const hash of [...mine, theirs.order_hash]) await eventually(async () => (await statusOf(hash)) === 'OPEN' && (await h.collections.orders.findOne({ order_hash: hash }))?.book_added_at, 20_000, 'resting');
+    for (const hash of [...mine, theirs.order_hash]) await eventually('resting', async () => (await statusOf(hash)) === 'OPEN' && (await h.collections.orders.findOne({ order_hash: hash }))?.book_added_at, { timeoutMs: 20_000 });
     return { mine, theirs: theirs.order_hash };
   }
 
@@ -80,10 +81,10 @@ describe('dead-man switch (heartbeat workflow)', () => {
     expect(ended - lastBeat).toBeGreaterThanOrEqual(2_000);
     expect(ended - lastBeat).toBeLessThanOrEqual(2_000 + HEARTBEAT_EXPIRY_GRACE_MS + LOADED_MACHINE_MS);
     for (const hash of mine) {
-      const o = await eventually(async () => {
+      const o = await eventually('cancelled', async () => {
         const row = await h.collections.orders.findOne({ order_hash: hash });
         return row?.status === 'CANCELLED' ? row : null;
-      }, 20_000, 'cancelled');
+      }, { timeoutMs: 20_000 });
       expect(o.status_reason).toBe('HEARTBEAT_EXPIRED');
     }
     expect(await statusOf(theirs)).toBe('OPEN');
@@ -109,12 +110,12 @@ describe('dead-man switch (heartbeat workflow)', () => {
     const handle = h.client.workflow.getHandle(heartbeatWorkflowId(owner));
     const firstRun = (await handle.describe()).runId;
     expect(await handle.result()).toBe('EXPIRED');
-    for (const hash of mine) await eventually(async () => (await statusOf(hash)) === 'CANCELLED', 20_000, 'cancelled');
+    for (const hash of mine) await eventually('cancelled', async () => (await statusOf(hash)) === 'CANCELLED', { timeoutMs: 20_000 });
     await a.dms.beat(owner, 5);
-    await eventually(async () => {
+    await eventually('a new run', async () => {
       const run = await h.client.workflow.getHandle(heartbeatWorkflowId(owner)).describe();
       return run.runId !== firstRun && run.status.name === 'RUNNING';
-    }, 10_000, 'a new run');
+    }, { timeoutMs: 10_000 });
     await a.dms.beat(owner, 0);
     worker.worker.shutdown();
     await worker.done;
@@ -144,13 +145,13 @@ describe('dead-man switch (heartbeat workflow)', () => {
     const { mine } = await restingOrders(owner);
     await apiSwitch().dms.beat(owner, 2);
     // The run has taken the heartbeat (its timer is started) before the worker goes away.
-    await eventually(async () => (await h.client.workflow.getHandle(heartbeatWorkflowId(owner)).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), 10_000, 'timer started');
+    await eventually('timer started', async () => (await h.client.workflow.getHandle(heartbeatWorkflowId(owner)).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes), { timeoutMs: 10_000 });
     first.worker.shutdown();
     await first.done;
     await sleep(3_000 + HEARTBEAT_EXPIRY_GRACE_MS);
     for (const hash of mine) expect(await statusOf(hash)).toBe('OPEN');
     second.start();
-    for (const hash of mine) await eventually(async () => (await statusOf(hash)) === 'CANCELLED', 30_000, 'cancelled after restart');
+    for (const hash of mine) await eventually('cancelled after restart', async () => (await statusOf(hash)) === 'CANCELLED', { timeoutMs: 30_000 });
     expect(await h.client.workflow.getHandle(heartbeatWorkflowId(owner)).result()).toBe('EXPIRED');
   });
 });

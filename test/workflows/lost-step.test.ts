@@ -12,7 +12,8 @@ import { createMarketMatcherClient } from '../../src/temporal/market-matcher.cli
 import { watchOutput } from '../helpers/child-output';
 import { testMongoUri, useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, insertMarket, newMarket, orderRecord, persist, saveHistory, store, wallet, type Harness } from './market-harness';
+import { eventually } from '../helpers/eventually';
+import { createHarness, insertMarket, newMarket, orderRecord, persist, saveHistory, store, wallet, type Harness } from './market-harness';
 
 describe('a market step whose workflow task was lost after its writes', () => {
   const { db, name: dbName } = useTestDatabase('loststep');
@@ -42,7 +43,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
       const [maker] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 50, size: '1', expiration }]);
       const matcher = createMarketMatcherClient(h.client, taskQueue);
       await matcher.submit(market, [maker.order_hash]);
-      await eventually(async () => (await h.collections.orders.findOne({ _id: maker.order_hash }))?.handoff === 'ACCEPTED', 20_000, 'maker resting');
+      await eventually('maker resting', async () => (await h.collections.orders.findOne({ _id: maker.order_hash }))?.handoff === 'ACCEPTED', { timeoutMs: 20_000 });
       await matcher.submit(market, [taker.order_hash]);
       await doomed.printed('WROTE');
       const lostAttempt = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
@@ -52,15 +53,15 @@ describe('a market step whose workflow task was lost after its writes', () => {
       await doomed.takeOverAfter(expiration + 1);
 
       // The trade the lost attempt wrote is the trade: it settles, and both orders end FILLED.
-      const fills = await eventually(async () => {
+      const fills = await eventually('the trade confirmed', async () => {
         const rows = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
         return rows.length === 2 && rows.every((f) => f.settlement_status === 'CONFIRMED') ? rows : null;
-      }, 60_000, 'the trade confirmed');
+      }, { timeoutMs: 60_000 });
       expect(fills.map((f) => f._id).sort()).toEqual(lostAttempt.map((f) => f._id).sort());
-      const orders = await eventually(async () => {
+      const orders = await eventually('both orders FILLED', async () => {
         const rows = await h.collections.orders.find({ condition_id: market.condition_id }).toArray();
         return rows.every((o) => o.status === 'FILLED') ? rows : null;
-      }, 30_000, 'both orders FILLED');
+      }, { timeoutMs: 30_000 });
       expect(orders).toHaveLength(2);
 
       // The workflow's book agrees: nothing rests, in the engine or in the stored levels.
@@ -90,7 +91,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
       await store(db(), [{ ...gtd, order_type: 'GTD', expiration: String(expiration) }]);
       const matcher = createMarketMatcherClient(h.client, taskQueue);
       await matcher.submit(market, [gtd.order_hash]);
-      await eventually(async () => (await h.collections.orders.findOne({ _id: gtd.order_hash }))?.handoff === 'ACCEPTED', 20_000, 'GTD order resting');
+      await eventually('GTD order resting', async () => (await h.collections.orders.findOne({ _id: gtd.order_hash }))?.handoff === 'ACCEPTED', { timeoutMs: 20_000 });
 
       // The lost attempt cancels it before its expiration: the row says CANCELLED.
       const answer = matcher.cancel(market, owner, [gtd.order_hash]);
@@ -128,7 +129,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
       await store(db(), [first, second]);
       const matcher = createMarketMatcherClient(h.client, taskQueue);
       await matcher.submit(market, [first.order_hash, second.order_hash]);
-      await eventually(async () => (await h.collections.orders.countDocuments({ _id: { $in: [first.order_hash, second.order_hash] }, handoff: 'ACCEPTED' })) === 2, 20_000, 'both resting');
+      await eventually('both resting', async () => (await h.collections.orders.countDocuments({ _id: { $in: [first.order_hash, second.order_hash] }, handoff: 'ACCEPTED' })) === 2, { timeoutMs: 20_000 });
 
       // The lost attempt's pass expires the first: the level keeps the second's share.
       await doomed.printed('WROTE');
@@ -137,14 +138,14 @@ describe('a market step whose workflow task was lost after its writes', () => {
 
       // Past the second's expiration the worker dies; the retried task decides the expiry again.
       await doomed.takeOverAfter(Number(second.expiration) + 1);
-      await eventually(async () => (await h.collections.orders.findOne({ _id: second.order_hash }))?.status === 'EXPIRED', 60_000, 'second expired');
+      await eventually('second expired', async () => (await h.collections.orders.findOne({ _id: second.order_hash }))?.status === 'EXPIRED', { timeoutMs: 60_000 });
 
       // The stored book agrees with the workflow's: empty (before: the level kept the second's share
       // at the seq of the lost attempt's pass, while the retry expired both under that seq).
       const handle = h.client.workflow.getHandle(marketWorkflowId(market));
       const depth = await handle.query(marketDepthQuery, 10);
       expect([...depth.bids, ...depth.asks]).toEqual([]);
-      await eventually(async () => (await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id, remaining: { $ne: '0' } })) === 0, 10_000, 'stored levels empty');
+      await eventually('stored levels empty', async () => (await h.collections.bookLevels.countDocuments({ condition_id: market.condition_id, remaining: { $ne: '0' } })) === 0, { timeoutMs: 10_000 });
       expect(await h.collections.orders.findOne({ _id: first.order_hash })).toMatchObject({ status: 'EXPIRED' });
       await saveHistory(h, marketWorkflowId(market), 'market-expiry-at-deadline.json');
     } finally {

@@ -368,17 +368,6 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
   return harness;
 }
 
-/** Polls until `check` returns a truthy value (real clock), or fails with the last value seen. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Records a workflow's history (its latest run, or `runId`) as a replay fixture (RECORD_HISTORIES=1 rewrites test/workflows/histories/). */
 export async function saveHistory(h: Harness, workflowId: string, file: string, runId?: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;

@@ -7,7 +7,8 @@ import type { MarketRecord } from '../../src/db/models';
 import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { createWorkflowMarketStatusChanger } from '../../src/temporal/market-status-changer';
 import { useMarketWorkflowStack } from '../helpers/market-workflow-stack';
-import { eventually, saveHistory, insertMarket, newMarket, persist, SHARE, wallet } from './market-harness';
+import { eventually } from '../helpers/eventually';
+import { saveHistory, insertMarket, newMarket, persist, SHARE, wallet } from './market-harness';
 
 describe('market workflow', () => {
   const stack = useMarketWorkflowStack('market');
@@ -20,19 +21,19 @@ describe('market workflow', () => {
     const [alice, bob] = [wallet(), wallet()];
     const [sell] = await persist(db(), market, [{ wallet: alice, side: 'SELL', price: 60, size: '10' }]);
     await stack.matcher.submit(market, [sell.order_hash]);
-    await eventually(async () => (await order(sell.order_hash))?.book_added_at, 20_000, 'sell on the book');
+    await eventually('sell on the book', async () => (await order(sell.order_hash))?.book_added_at, { timeoutMs: 20_000 });
     const [buy] = await persist(db(), market, [{ wallet: bob, side: 'BUY', price: 65, size: '4' }]);
     await stack.matcher.submit(market, [buy.order_hash]);
-    const b = await eventually(async () => {
+    const b = await eventually('buy matched', async () => {
       const o = await order(buy.order_hash);
       return o?.status === 'MATCHED' ? o : null;
-    }, 20_000, 'buy matched');
+    }, { timeoutMs: 20_000 });
     expect(b).toMatchObject({ remaining_size: '0', handoff: 'ACCEPTED', filled_units: (4n * SHARE).toString() });
     // The market's rows (levels, ticker) are written beside the orders and may land after them: wait for the ticker.
-    await eventually(async () => (await stack.h.collections.tickers.findOne({ condition_id: market.condition_id }))?.last_price, 20_000, 'ticker');
+    await eventually('ticker', async () => (await stack.h.collections.tickers.findOne({ condition_id: market.condition_id }))?.last_price, { timeoutMs: 20_000 });
     expect(b.book_added_at).toBeInstanceOf(Date);
     // Both were taken by their steps: their hand-off markers are gone (the sweeper reads only lost hand-offs).
-    await eventually(async () => (await stack.h.collections.handoffs.countDocuments({ _id: { $in: [sell.order_hash, buy.order_hash] } })) === 0, 20_000, 'markers dropped');
+    await eventually('markers dropped', async () => (await stack.h.collections.handoffs.countDocuments({ _id: { $in: [sell.order_hash, buy.order_hash] } })) === 0, { timeoutMs: 20_000 });
     const s = await order(sell.order_hash);
     expect(s).toMatchObject({ status: 'PARTIALLY_FILLED', remaining_size: '6', remaining_units: (6n * SHARE).toString() });
 
@@ -65,7 +66,7 @@ describe('market workflow', () => {
 
     // Settlement: released receipts confirm the fills; the fully matched buy becomes FILLED.
     stack.h.chain.hold = false;
-    await eventually(async () => (await order(buy.order_hash))?.status === 'FILLED', 20_000, 'buy FILLED');
+    await eventually('buy FILLED', async () => (await order(buy.order_hash))?.status === 'FILLED', { timeoutMs: 20_000 });
     const settled = await stack.h.collections.fills.find({ condition_id: market.condition_id }).toArray();
     expect(settled.every((f) => f.settlement_status === 'CONFIRMED' && f.tx_hash.startsWith('0x'))).toBe(true);
     expect((await order(sell.order_hash))?.status).toBe('PARTIALLY_FILLED');
@@ -96,7 +97,7 @@ describe('market workflow', () => {
       { wallet: wallet(), side: 'BUY', outcome: 1, price: 61, size: '2' },
     ]);
     await stack.matcher.submit(market, [no.order_hash, yes.order_hash]);
-    await eventually(async () => (await order(yes.order_hash))?.status !== 'OPEN', 20_000, 'match');
+    await eventually('match', async () => (await order(yes.order_hash))?.status !== 'OPEN', { timeoutMs: 20_000 });
     const fills = await stack.h.collections.fills.find({ condition_id: market.condition_id }).toArray();
     expect(fills.map((f) => [f.role, f.outcome, f.price, f.kind]).sort()).toEqual([['maker', 0, '0.4', 'MINT'], ['taker', 1, '0.6', 'MINT']]);
   });
@@ -115,7 +116,7 @@ describe('market workflow', () => {
     const [taker] = await persist(db(), market, [{ wallet: bob, side: 'BUY', price: 50, size: '1' }]);
     await stack.matcher.submit(market, [resting.order_hash, foreign.order_hash, filled.order_hash, cancelled.order_hash]);
     await stack.matcher.submit(market, [taker.order_hash]);
-    await eventually(async () => (await order(taker.order_hash))?.status === 'MATCHED', 20_000, 'filled');
+    await eventually('filled', async () => (await order(taker.order_hash))?.status === 'MATCHED', { timeoutMs: 20_000 });
     expect(await stack.matcher.cancel(market, alice, [cancelled.order_hash])).toEqual({ cancelled: [cancelled.order_hash], not_cancelled: [] });
 
     // Persisted but never handed over: cancelled here, and its late hand-off is skipped.
@@ -167,7 +168,7 @@ describe('market workflow', () => {
       { wallet: alice, side: 'BUY', price: 31, size: '1' },
     ]);
     await stack.matcher.submit(market, [gtd.order_hash, plain.order_hash]);
-    await eventually(async () => (await order(plain.order_hash))?.handoff === 'ACCEPTED', 20_000, 'both resting');
+    await eventually('both resting', async () => (await order(plain.order_hash))?.handoff === 'ACCEPTED', { timeoutMs: 20_000 });
     const handle = stack.h.client.workflow.getHandle(marketWorkflowId(market));
     const cancelAt = (hash: string, requestedAt: number) => handle.executeUpdate(cancelOrdersUpdate, { args: [{ wallet: alice, hashes: [hash], requested_at: requestedAt }] });
 
@@ -191,7 +192,7 @@ describe('market workflow', () => {
     const rolling = createMarketMatcherClient(stack.h.client, taskQueue, { workflowInput: { historyLimit: 40, rollWaitMs: 500 } });
     const [first] = await persist(db(), market, [{ wallet: alice, side: 'BUY', price: 30, size: '1' }]);
     await rolling.submit(market, [first.order_hash]);
-    await eventually(async () => (await order(first.order_hash))?.handoff === 'ACCEPTED', 20_000, 'resting');
+    await eventually('resting', async () => (await order(first.order_hash))?.handoff === 'ACCEPTED', { timeoutMs: 20_000 });
     const handle = stack.h.client.workflow.getHandle(marketWorkflowId(market));
     const firstRun = (await handle.describe()).runId;
     // Cancels of unknown orders write nothing but fill the history until the run continues as new.
@@ -211,11 +212,11 @@ describe('market workflow', () => {
     await insertMarket(db(), market);
     const [a] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 40, size: '1' }]);
     await stack.matcher.submit(market, [a.order_hash]);
-    await eventually(async () => (await order(a.order_hash))?.book_added_at, 20_000, 'resting');
+    await eventually('resting', async () => (await order(a.order_hash))?.book_added_at, { timeoutMs: 20_000 });
     await stack.matcher.setStatus(market, { status: 'PAUSED', actor: 'ops' });
     const [late] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 40, size: '1' }]);
     await stack.matcher.submit(market, [late.order_hash]);
-    await eventually(async () => (await order(late.order_hash))?.status === 'CANCELLED', 20_000, 'refused');
+    await eventually('refused', async () => (await order(late.order_hash))?.status === 'CANCELLED', { timeoutMs: 20_000 });
     expect(await order(late.order_hash)).toMatchObject({ status_reason: 'MARKET_NOT_ACTIVE', handoff: 'ACCEPTED' });
     expect((await order(a.order_hash))?.status).toBe('OPEN');
 
@@ -254,7 +255,7 @@ describe('market workflow', () => {
     // Resting bids only (no trades): each step stamps its orders with its own book_added_at.
     const orders = await persist(db(), market, Array.from({ length: 450 }, (_, i) => ({ wallet: wallet(), side: 'BUY' as const, price: 10 + (i % 30), size: '1' })));
     await stack.matcher.submit(market, orders.map((o) => o.order_hash));
-    await eventually(async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 450, 60_000, 'all placed');
+    await eventually('all placed', async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 450, { timeoutMs: 60_000 });
     const rows = await stack.h.collections.orders.find({ condition_id: market.condition_id }, { projection: { book_added_at: 1 } }).toArray();
     const perStep = new Map<number, number>();
     for (const r of rows) perStep.set(r.book_added_at!.getTime(), (perStep.get(r.book_added_at!.getTime()) ?? 0) + 1);
@@ -270,13 +271,13 @@ describe('market workflow', () => {
     const n = MAX_MAKERS_PER_TAKER + 2;
     const sells = await persist(db(), market, Array.from({ length: n }, (_, i) => ({ wallet: sellers[i % 3], side: 'SELL' as const, price: 50, size: '1' })));
     await stack.matcher.submit(market, sells.map((o) => o.order_hash));
-    await eventually(async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'OPEN', handoff: 'ACCEPTED' })) === n, 30_000, 'sells resting');
+    await eventually('sells resting', async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'OPEN', handoff: 'ACCEPTED' })) === n, { timeoutMs: 30_000 });
     const [buy] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 50, size: String(n) }]);
     await stack.matcher.submit(market, [buy.order_hash]);
-    const b = await eventually(async () => {
+    const b = await eventually('buy ended', async () => {
       const o = await order(buy.order_hash);
       return o?.status === 'CANCELLED' ? o : null;
-    }, 30_000, 'buy ended');
+    }, { timeoutMs: 30_000 });
     expect(b).toMatchObject({ status_reason: 'MAX_MAKERS_REACHED', filled_units: (BigInt(MAX_MAKERS_PER_TAKER) * SHARE).toString(), remaining_size: '2' });
     // The two youngest sells were not reached: they still rest whole, and the book does not cross.
     const open = await stack.h.collections.orders.find({ condition_id: market.condition_id, side: 'SELL', status: 'OPEN' }).toArray();
@@ -284,10 +285,10 @@ describe('market workflow', () => {
     const view = await stack.h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
     expect(view.resting).toBe(2);
     // One match for the taker: all its fills settle in one transaction, the buy's hold goes to 0.
-    await eventually(async () => (await stack.h.collections.fills.countDocuments({ order_hash: buy.order_hash, settlement_status: 'CONFIRMED' })) === MAX_MAKERS_PER_TAKER, 30_000, 'settled');
+    await eventually('settled', async () => (await stack.h.collections.fills.countDocuments({ order_hash: buy.order_hash, settlement_status: 'CONFIRMED' })) === MAX_MAKERS_PER_TAKER, { timeoutMs: 30_000 });
     const fills = await stack.h.collections.fills.find({ order_hash: buy.order_hash }).toArray();
     expect(new Set(fills.map((f) => f.tx_hash)).size).toBe(1);
-    await eventually(async () => (await order(buy.order_hash))?.reserved_units === '0', 20_000, 'hold released');
+    await eventually('hold released', async () => (await order(buy.order_hash))?.reserved_units === '0', { timeoutMs: 20_000 });
     expect((await order(buy.order_hash))?.status).toBe('CANCELLED');
     await saveHistory(stack.h, marketWorkflowId(market), 'market-makers-cap.json');
   }, 90_000);
@@ -303,7 +304,7 @@ describe('market workflow', () => {
     await stack.h.collections.orders.updateOne({ order_hash: garbled.order_hash }, { $set: { size_units: 'not-a-number' } });
     await stack.h.collections.orders.updateOne({ order_hash: drifted.order_hash }, { $set: { maker_amount: '1' } });
     await stack.matcher.submit(market, [garbled.order_hash, drifted.order_hash, fine.order_hash]);
-    await eventually(async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 3, 20_000, 'all handled');
+    await eventually('all handled', async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 3, { timeoutMs: 20_000 });
     expect(await order(garbled.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'INVALID_ORDER', handoff: 'ACCEPTED' });
     expect(await order(drifted.order_hash)).toMatchObject({ status: 'MATCH_FAILED', status_reason: 'INVALID_ORDER' });
     expect((await order(fine.order_hash))?.status).toBe('OPEN');
@@ -318,9 +319,9 @@ describe('market workflow', () => {
       { wallet: wallet(), side: 'BUY', price: 41, size: '1' },
     ]);
     await stack.matcher.submit(market, [gtd.order_hash, plain.order_hash]);
-    await eventually(async () => (await order(gtd.order_hash))?.book_added_at, 20_000, 'resting');
+    await eventually('resting', async () => (await order(gtd.order_hash))?.book_added_at, { timeoutMs: 20_000 });
     expect((await order(gtd.order_hash))?.status).toBe('OPEN');
-    await eventually(async () => (await order(gtd.order_hash))?.status === 'EXPIRED', 15_000, 'expired');
+    await eventually('expired', async () => (await order(gtd.order_hash))?.status === 'EXPIRED', { timeoutMs: 15_000 });
     expect(Date.now() / 1000).toBeGreaterThanOrEqual(expiration);
     expect((await order(plain.order_hash))?.status).toBe('OPEN');
     const depth = await stack.h.client.workflow.getHandle(marketWorkflowId(market)).query(marketDepthQuery, 10);
@@ -344,7 +345,7 @@ describe('market workflow', () => {
     const handle = stack.h.client.workflow.getHandle(marketWorkflowId(market));
     const [first, second] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 20, size: '1' }, { wallet: wallet(), side: 'BUY', price: 21, size: '1' }]);
     await stack.matcher.submit(market, [first.order_hash]);
-    await eventually(async () => (await order(first.order_hash))?.handoff === 'ACCEPTED');
+    await eventually('the first order accepted', async () => (await order(first.order_hash))?.handoff === 'ACCEPTED');
     const loads = async () => {
       let n = 0;
       for (const e of (await handle.fetchHistory()).events ?? []) {
@@ -368,11 +369,11 @@ describe('market workflow', () => {
     // Copies, as the sweeper sends for orders a market takes late: one signal each, each taken in on its own.
     for (let i = 0; i < 3; i++) {
       await stack.matcher.submit(market, [first.order_hash]);
-      await eventually(takenIn, 20_000, 'the copy taken in');
+      await eventually('the copy taken in', takenIn, { timeoutMs: 20_000 });
     }
     await stack.matcher.submit(market, [first.order_hash, second.order_hash]);
-    await eventually(async () => (await order(second.order_hash))?.handoff === 'ACCEPTED');
-    await eventually(async () => (await handle.query(marketViewQuery)).queued === 0);
+    await eventually('the second order accepted', async () => (await order(second.order_hash))?.handoff === 'ACCEPTED');
+    await eventually('nothing queued', async () => (await handle.query(marketViewQuery)).queued === 0);
     // One load, for the new order's step; the copies alone ran none.
     expect((await loads()) - before).toBe(1);
     const view = await handle.query(marketViewQuery);
@@ -389,8 +390,8 @@ describe('market workflow', () => {
     // Re-delivery of the same hashes is a no-op.
     await stack.matcher.submit(market, orders.slice(0, 10).map((o) => o.order_hash));
     expect(stack.matcher.signalsSent - before).toBeLessThan(10);
-    await eventually(async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 60, 20_000, 'all placed');
-    const view = await eventually(async () => {
+    await eventually('all placed', async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 60, { timeoutMs: 20_000 });
+    const view = await eventually('the market view, ready with nothing queued', async () => {
       const v = await stack.h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
       return v.ready && v.queued === 0 ? v : null;
     });
@@ -405,7 +406,7 @@ describe('market workflow', () => {
       { wallet: wallet(), side: 'BUY' as const, price: 20, size: '1' },
       { wallet: wallet(), side: 'BUY' as const, price: 21, size: '1' },
     ]);
-    const accepted = (hash: string) => eventually(async () => (await order(hash))?.handoff === 'ACCEPTED', 20_000, `${hash} placed`);
+    const accepted = (hash: string) => eventually(`${hash} placed`, async () => (await order(hash))?.handoff === 'ACCEPTED', { timeoutMs: 20_000 });
     await stack.matcher.submit(market, [first.order_hash]);
     await accepted(first.order_hash);
     const handle = stack.h.client.workflow.getHandle(marketWorkflowId(market));
@@ -439,7 +440,7 @@ describe('market workflow', () => {
     await Promise.all(rest);
     expect(lingering.signalsSent).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
-    await eventually(async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 5, 20_000, 'all placed');
+    await eventually('all placed', async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 5, { timeoutMs: 20_000 });
   });
 
   test('when orders of the market are announced, then a submit waits for them and goes out with them as one signal, at most the gather bound', async () => {
@@ -468,7 +469,7 @@ describe('market workflow', () => {
     await bounded.submit(market, [orders[3].order_hash]);
     expect(bounded.signalsSent).toBe(1);
     expect(Date.now() - waitedFrom).toBeGreaterThanOrEqual(450);
-    await eventually(async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 4, 20_000, 'all placed');
+    await eventually('all placed', async () => (await stack.h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 4, { timeoutMs: 20_000 });
   });
 
   test('when a market\'s hand-offs are held, then submits wait without a signal and go out together when the hold is released or runs out', async () => {
@@ -485,13 +486,13 @@ describe('market workflow', () => {
     stack.matcher.hold(market, 0);
     await first;
     expect(stack.matcher.signalsSent - before).toBe(1);
-    await eventually(async () => (await accepted()) === 3, 20_000, 'released orders placed');
+    await eventually('released orders placed', async () => (await accepted()) === 3, { timeoutMs: 20_000 });
     // A hold that is never released ends by itself.
     stack.matcher.hold(market, 300);
     const second = stack.matcher.submit(market, orders.slice(3).map((o) => o.order_hash));
     expect(stack.matcher.signalsSent - before).toBe(1);
     await second;
     expect(stack.matcher.signalsSent - before).toBe(2);
-    await eventually(async () => (await accepted()) === 6, 20_000, 'orders placed after the hold ran out');
+    await eventually('orders placed after the hold ran out', async () => (await accepted()) === 6, { timeoutMs: 20_000 });
   });
 });

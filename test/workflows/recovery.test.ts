@@ -9,7 +9,8 @@ import { ORPHAN_MARKER_MS, startHandoffSweeper } from '../../src/temporal/handof
 import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { uniqueTaskQueue } from '../helpers/test-temporal';
-import { createHarness, eventually, saveHistory, insertMarket, logger, newMarket, orderRecord, persist, wallet, type Harness } from './market-harness';
+import { eventually } from '../helpers/eventually';
+import { createHarness, saveHistory, insertMarket, logger, newMarket, orderRecord, persist, wallet, type Harness } from './market-harness';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -32,7 +33,7 @@ describe('matching recovery', () => {
   /** Every order ends in exactly one state consistent with its fills and the book. */
   async function expectConsistent(market: MarketRef, orders: OrderRecord[]): Promise<void> {
     const handle = h.client.workflow.getHandle(marketWorkflowId(market));
-    const view = await eventually(async () => {
+    const view = await eventually('the market view, ready with nothing queued', async () => {
       // Right after a takeover a query can time out on the server (the workflow's sticky queue
       // belonged to the worker that left, and the new one may still be replaying): ask again.
       const v = await handle.query(marketViewQuery).catch((error: unknown) => {
@@ -42,7 +43,7 @@ describe('matching recovery', () => {
       return v?.ready && v.queued === 0 ? v : null;
       // As long as the takeover's other waits: on a loaded machine (a CI run with the host's load
       // average ~4) this wait once ran out at 20 s after every order had been accepted.
-    }, 60_000, 'the market view, ready with nothing queued');
+    }, { timeoutMs: 60_000 });
     const rows = await h.collections.orders.find({ condition_id: market.condition_id }).toArray();
     expect(rows).toHaveLength(orders.length);
     const fills = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
@@ -63,7 +64,7 @@ describe('matching recovery', () => {
     expect(view.resting).toBe(resting);
     // The stored book equals the workflow's book.
     // (Settlement children completing wake the workflow, which may roll over to a new run: wait until it is ready.)
-    const depth = await eventually(async () => {
+    const depth = await eventually('the market depth, ready', async () => {
       const d = await handle.query(marketDepthQuery, 500);
       return d.ready ? d : null;
     });
@@ -88,12 +89,12 @@ describe('matching recovery', () => {
     const orders = await persist(db(), market, specs);
     const sends = [];
     for (let i = 0; i < orders.length; i += 10) sends.push(matcher.submit(market, orders.slice(i, i + 10).map((o) => o.order_hash)));
-    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) > 0, 60_000, 'first batch');
+    await eventually('first batch', async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) > 0, { timeoutMs: 60_000 });
     first.worker.shutdown();
     await first.done;
     await Promise.all(sends);
     second.start();
-    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === orders.length, 60_000, 'all accepted');
+    await eventually('all accepted', async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === orders.length, { timeoutMs: 60_000 });
     await expectConsistent(market, orders);
   });
 
@@ -115,7 +116,7 @@ describe('matching recovery', () => {
       // The fresh order was first seen by this pass: only the two seen 600 ms ago are swept.
       const swept = await sweeper.sweepOnce();
       expect(swept).toBeGreaterThanOrEqual(2);
-      await eventually(async () => (await h.collections.orders.findOne({ order_hash: lost[1].order_hash }))?.status === 'MATCHED', 20_000, 'swept orders matched');
+      await eventually('swept orders matched', async () => (await h.collections.orders.findOne({ order_hash: lost[1].order_hash }))?.status === 'MATCHED', { timeoutMs: 20_000 });
       expect((await h.collections.orders.findOne({ order_hash: fresh.order_hash }))?.handoff).toBe('PENDING');
       // A second sweep of the same (now accepted) orders finds nothing old left of them, and drops their markers.
       await sweeper.sweepOnce();
@@ -248,14 +249,14 @@ describe('matching recovery', () => {
       const handle = own.client.workflow.getHandle(marketWorkflowId(market));
       const firstRun = (await handle.describe()).runId;
       await own.startWorker();
-      const continued = await eventually(async () => {
+      const continued = await eventually('the first run continued as new', async () => {
         const history = await own.client.workflow.getHandle(marketWorkflowId(market), firstRun).fetchHistory().catch(() => null);
         return history?.events?.find((e) => e.workflowExecutionContinuedAsNewEventAttributes)?.workflowExecutionContinuedAsNewEventAttributes;
-      }, 30_000, 'the first run continued as new');
+      }, { timeoutMs: 30_000 });
       const input = JSON.parse(Buffer.from(continued.input!.payloads![0].data!).toString()) as MarketWorkflowInput;
       // Sixty hand-offs of six orders: the first four orders, once each, in arrival order.
       expect(input.pending).toEqual(orders.slice(0, 4).map((o) => o.order_hash));
-      await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 4, 20_000, 'the carried orders placed');
+      await eventually('the carried orders placed', async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 4, { timeoutMs: 20_000 });
       // The two left out still have their markers: the sweeper hands them over (with any order
       // another test of this file left lost).
       const sweeper = startHandoffSweeper({ collections: own.collections, matcher, logger, intervalMs: 60_000, olderThanMs: 0 });
@@ -264,8 +265,8 @@ describe('matching recovery', () => {
       } finally {
         await sweeper.stop();
       }
-      await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 6, 20_000, 'every order placed');
-      const view = await eventually(async () => {
+      await eventually('every order placed', async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 6, { timeoutMs: 20_000 });
+      const view = await eventually('the market view, ready with nothing queued', async () => {
         const v = await handle.query(marketViewQuery);
         return v.ready && v.queued === 0 ? v : null;
       });
@@ -289,20 +290,20 @@ describe('matching recovery', () => {
       const [o] = await persist(db(), market, [{ wallet: m, side: 'SELL', price: 70, size: '1' }]);
       all.push(o);
       await matcher.submit(market, [o.order_hash]);
-      await eventually(async () => (await h.collections.orders.findOne({ order_hash: o.order_hash }))?.handoff === 'ACCEPTED');
+      await eventually(`${o.order_hash} accepted`, async () => (await h.collections.orders.findOne({ order_hash: o.order_hash }))?.handoff === 'ACCEPTED');
     }
     // The taker must hit the makers oldest first, across run boundaries.
     const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 70, size: '3' }]);
     all.push(taker);
     await matcher.submit(market, [taker.order_hash]);
-    await eventually(async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', 20_000, 'taker matched');
+    await eventually('taker matched', async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', { timeoutMs: 20_000 });
     const hit = await h.collections.fills.find({ order_hash: { $in: all.slice(0, 12).map((o) => o.order_hash) } }).toArray();
     expect(hit.map((f) => f.order_hash).sort()).toEqual(all.slice(0, 3).map((o) => o.order_hash).sort());
     // A burst of separate signals (no coalescing) while runs keep rolling over: nothing is lost.
     const burst = await persist(db(), market, Array.from({ length: 24 }, (_, i) => ({ wallet: wallet(), side: (i % 2 ? 'BUY' : 'SELL') as 'BUY' | 'SELL', price: 30 + (i % 5), size: '1' })));
     await Promise.all(burst.map((o) => createMarketMatcherClient(h.client, taskQueue, { workflowInput: { historyLimit: 40 } }).submit(market, [o.order_hash])));
     all.push(...burst);
-    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === all.length, 30_000, 'burst accepted');
+    await eventually('burst accepted', async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === all.length, { timeoutMs: 30_000 });
     await expectConsistent(market, all);
     // Every settlement batch a fill names gets started: receipts are held in this file, so the first
     // two settlements of a run stay under way and later steps' trades wait; a run that has waited
@@ -312,22 +313,22 @@ describe('matching recovery', () => {
     expect(batches.length).toBeGreaterThan(1);
     h.chain.hold = false;
     try {
-      await eventually(async () => {
+      await eventually('every settlement batch started', async () => {
         for (const batch of batches) {
           const found = await h.client.workflow.getHandle(settlementWorkflowId(String(batch))).describe().then(() => true, () => false);
           if (!found) return false;
         }
         return true;
-      }, 30_000, 'every settlement batch started');
+      }, { timeoutMs: 30_000 });
     } finally {
       h.chain.hold = true;
     }
     // More than one run happened (the first run continued as new).
-    await eventually(async () => {
+    await eventually('a continued-as-new run', async () => {
       const runs: string[] = [];
       for await (const e of h.client.workflow.list({ query: `WorkflowId = '${marketWorkflowId(market)}'` })) runs.push(e.status.name);
       return runs.includes('CONTINUED_AS_NEW');
-    }, 10_000, 'a continued-as-new run');
+    }, { timeoutMs: 10_000 });
     void handle;
   });
 
@@ -347,7 +348,7 @@ describe('matching recovery', () => {
       const [o] = await persist(db(), market, [{ wallet: wallet(), ...spec }]);
       all.push(o);
       await matcher.submit(market, [o.order_hash]);
-      await eventually(async () => (await h.collections.orders.findOne({ order_hash: o.order_hash }))?.handoff === 'ACCEPTED');
+      await eventually(`${o.order_hash} accepted`, async () => (await h.collections.orders.findOne({ order_hash: o.order_hash }))?.handoff === 'ACCEPTED');
     };
     await place({ side: 'SELL', price: 60, size: '2' });
     const firstRun = (await handle.describe()).runId;
@@ -410,7 +411,7 @@ describe('matching recovery', () => {
       ]);
       all.push(...pair);
       await matcher.submit(market, pair.map((o) => o.order_hash));
-      await eventually(async () => (await h.collections.orders.findOne({ order_hash: pair[1].order_hash }))?.status === 'MATCHED', 20_000, 'pair matched');
+      await eventually('pair matched', async () => (await h.collections.orders.findOne({ order_hash: pair[1].order_hash }))?.status === 'MATCHED', { timeoutMs: 20_000 });
     };
     try {
       h.chain.hold = true;
@@ -424,13 +425,13 @@ describe('matching recovery', () => {
       expect(rolling.runId).toBe(firstRun);
       expect(rolling.status.name).toBe('RUNNING');
       setTimeout(() => { h.chain.hold = false; }, opts.settleAfterMs);
-      await eventually(async () => (await handle.describe()).runId !== firstRun, 30_000, 'a new run');
+      await eventually('a new run', async () => (await handle.describe()).runId !== firstRun, { timeoutMs: 30_000 });
       // Every trade settles, the carried ones by the next run.
-      const fills = await eventually(async () => {
+      const fills = await eventually('every fill confirmed', async () => {
         const rows = await h.collections.fills.find({ condition_id: market.condition_id }).toArray();
         return rows.length === all.length && rows.every((f) => f.settlement_status === 'CONFIRMED') ? rows : null;
-      }, 30_000, 'every fill confirmed');
-      await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === all.length, 20_000, 'every order filled');
+      }, { timeoutMs: 30_000 });
+      await eventually('every order filled', async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, status: 'FILLED' })) === all.length, { timeoutMs: 20_000 });
       const events = (await h.client.workflow.getHandle(marketWorkflowId(market), firstRun).fetchHistory()).events!;
       const last = events.findIndex((e) => e.workflowExecutionContinuedAsNewEventAttributes);
       expect(last).toBeGreaterThan(0);
@@ -488,7 +489,7 @@ describe('matching recovery', () => {
       { wallet: wallet(), side: 'BUY', price: 40, size: '1' },
     ]);
     await matcher.submit(market, orders.map((o) => o.order_hash));
-    await eventually(async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 3);
+    await eventually('three orders accepted', async () => (await h.collections.orders.countDocuments({ condition_id: market.condition_id, handoff: 'ACCEPTED' })) === 3);
     const handle = h.client.workflow.getHandle(marketWorkflowId(market));
     const before = await handle.query(marketDepthQuery, 50);
     expect(before.ready).toBe(true);
@@ -496,7 +497,7 @@ describe('matching recovery', () => {
     await handle.terminate('test: lose the workflow');
     const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 65, size: '1' }]);
     await matcher.submit(market, [taker.order_hash]);
-    await eventually(async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', 20_000, 'taker matched');
+    await eventually('taker matched', async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', { timeoutMs: 20_000 });
     const after = await h.client.workflow.getHandle(marketWorkflowId(market)).query(marketViewQuery);
     expect(after.counters.tradeSeq).toBe(view.counters.tradeSeq + 1);
     expect(after.counters.bookSeq).toBe(before.seq + 1);
@@ -516,10 +517,10 @@ describe('matching recovery', () => {
     for (let i = 0; i < 4; i++) {
       const [maker] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 50, size: '1' }]);
       await matcher.submit(market, [maker.order_hash]);
-      await eventually(async () => (await h.collections.orders.findOne({ order_hash: maker.order_hash }))?.handoff === 'ACCEPTED');
+      await eventually('the maker accepted', async () => (await h.collections.orders.findOne({ order_hash: maker.order_hash }))?.handoff === 'ACCEPTED');
       const [taker] = await persist(db(), market, [{ wallet: wallet(), side: 'BUY', price: 50, size: '1' }]);
       await matcher.submit(market, [taker.order_hash]);
-      await eventually(async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', 20_000, 'taker matched');
+      await eventually('taker matched', async () => (await h.collections.orders.findOne({ order_hash: taker.order_hash }))?.status === 'MATCHED', { timeoutMs: 20_000 });
       all.push(maker, taker);
     }
     const batches = (await h.collections.fills.distinct('settlement_batch', { condition_id: market.condition_id })).map(String);
@@ -539,15 +540,15 @@ describe('matching recovery', () => {
     const late = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 50, size: '1' }, { wallet: wallet(), side: 'BUY', price: 50, size: '1' }]);
     await matcher.submit(market, late.map((o) => o.order_hash));
     all.push(...late);
-    await eventually(async () => (await h.collections.orders.findOne({ order_hash: late[1].order_hash }))?.status === 'MATCHED', 20_000, 'the new run matches');
-    await eventually(async () => started(waiting[0]), 20_000, 'the waiting batch started');
-    await eventually(async () => (await h.client.workflow.getHandle(settlementWorkflowId(stopped)).describe()).status.name === 'RUNNING', 20_000, 'the stopped batch started again');
+    await eventually('the new run matches', async () => (await h.collections.orders.findOne({ order_hash: late[1].order_hash }))?.status === 'MATCHED', { timeoutMs: 20_000 });
+    await eventually('the waiting batch started', async () => started(waiting[0]), { timeoutMs: 20_000 });
+    await eventually('the stopped batch started again', async () => (await h.client.workflow.getHandle(settlementWorkflowId(stopped)).describe()).status.name === 'RUNNING', { timeoutMs: 20_000 });
     expect((await h.client.workflow.getHandle(settlementWorkflowId(underWay)).describe()).status.name).toBe('RUNNING');
     const next = await h.client.workflow.getHandle(marketWorkflowId(market)).describe();
     expect(next.status.name).toBe('RUNNING');
     h.chain.hold = false;
     try {
-      await eventually(async () => (await h.collections.orders.countDocuments({ order_hash: { $in: all.map((o) => o.order_hash) }, status: 'FILLED' })) === all.length, 30_000, 'every order filled');
+      await eventually('every order filled', async () => (await h.collections.orders.countDocuments({ order_hash: { $in: all.map((o) => o.order_hash) }, status: 'FILLED' })) === all.length, { timeoutMs: 30_000 });
     } finally {
       h.chain.hold = true;
     }
