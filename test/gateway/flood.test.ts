@@ -24,8 +24,9 @@ const IDLE_FLOOR_MS = 10;
 
 /**
  * REST latency beside a flood is a speed target, so it is printed here and judged by a benchmark
- * (`npm run bench:ws`), not asserted: on two shared cores the generator's own clients take the
- * same cores as the server, and the re-subscribe flood's ratio was 2.6x and 7.6x in two runs of one commit.
+ * (`npm run bench:flood`, against an idle-vs-idle noise band), not asserted: on two shared cores
+ * the generator's own clients take the same cores as the server, and the re-subscribe flood's
+ * ratio was 2.6x and 7.6x in two runs of one commit.
  */
 function reportRest(result: { idle: number; loaded: number; idleMedian: number; loadedMedian: number }): void {
   const ratio = (result.loaded / Math.max(result.idle, IDLE_FLOOR_MS)).toFixed(1);
