@@ -12,15 +12,15 @@ export type HandshakeVerdict =
   | { kind: 'pass' }
   /** Upgrade, then refuse with connect_error RATE_LIMITED (the client learns why). */
   | { kind: 'refuse'; message: string }
-  /** Answer HTTP 400 before any upgrade: the address ignores its refusals, it gets the cheapest answer. */
+  /** Answer HTTP 429 before any upgrade: the address ignores its refusals, it gets the cheapest answer. */
   | { kind: 'cut'; message: string };
 
 /**
  * Per client address: open connections, a handshake token bucket, and a bucket of refusals of the
  * same size. A handshake over the rate or the connection cap is refused with connect_error
  * RATE_LIMITED while the address has refusals left; past them (a client that does not back off)
- * it is cut at the HTTP upgrade, before any WebSocket, engine or socket.io state exists. An IPv6
- * address counts by its /56, as REST's limits do.
+ * it is cut at the HTTP request (handshake-guard.ts), before any WebSocket, engine or socket.io
+ * state exists. An IPv6 address counts by its /56, as REST's limits do.
  */
 export class AddressLimits {
   private readonly open = new Map<string, number>();
@@ -35,8 +35,9 @@ export class AddressLimits {
     }, 10_000).unref();
   }
 
+  /** An IPv4 address is its own key; only IPv6 needs the /56 (whose parse is the costly part). */
   static keyOf(address: string | undefined): string {
-    return ipKeyGenerator(address || 'unknown');
+    return address && !address.includes(':') ? address : ipKeyGenerator(address || 'unknown');
   }
 
   /** At the transport's handshake request: takes a handshake token (and a refusal token when refused). */
@@ -47,7 +48,7 @@ export class AddressLimits {
         ? `At most ${this.settings.maxConnectionsPerAddress} connections from one address`
         : undefined;
     if (!why) return { kind: 'pass' };
-    return this.bucket(this.refusals, key).take() ? { kind: 'refuse', message: why } : { kind: 'cut', message: `RATE_LIMITED: ${why}` };
+    return this.bucket(this.refusals, key).take() ? { kind: 'refuse', message: why } : { kind: 'cut', message: why };
   }
 
   /** At the namespace join: holds one of the address's connection slots, or says why not (until `release`). */

@@ -251,7 +251,8 @@ export class ConnectionSession {
   kill(code: string, message: string, keepQueued = false): void {
     if (this.closed) return;
     gatewayCuts.inc({ reason: code });
-    this.logger.warn({ socket: this.socket.id, wallet: this.wallet, buffered: this.buffered(), code }, 'closing realtime connection');
+    // A client over its message rate is counted, not logged: one line per refusal is work a flood buys.
+    if (code !== 'RATE_LIMITED') this.logger.warn({ socket: this.socket.id, wallet: this.wallet, buffered: this.buffered(), code }, 'closing realtime connection');
     if (!keepQueued) {
       const conn = this.socket.conn as unknown as { writeBuffer: unknown[]; packetsFn: unknown[] };
       conn.writeBuffer = [];

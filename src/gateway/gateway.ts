@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Connection } from 'mongoose';
 import type { Server, Socket } from 'socket.io';
 import { isInternalEvent, type DeliveredEvent, type RealtimeEvent } from '../contracts/realtime-publisher';
@@ -6,6 +7,7 @@ import type { Logger } from '../logging/logger';
 import { validateOrThrow } from '../validation/ajv';
 import { AddressLimits, type HandshakeVerdict } from './address-limits';
 import { ConnectionSession } from './connection-session';
+import { guardHandshakes } from './handshake-guard';
 import { createEventLog } from './event-log';
 import { createEventLogTailer, TailerOptions } from './event-log-tailer';
 import { DEFAULT_GATEWAY_LIMITS, GatewayLimits } from './limits';
@@ -200,16 +202,19 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
   }
 
   /**
-   * The handshake's checks, before the token is consumed or anything is held. At the HTTP request
-   * (engine.io's allowRequest, before any upgrade): the address's handshake rate and connection
-   * cap, refused RATE_LIMITED, or cut with HTTP 400 once the address ignores its refusals
-   * (address-limits.ts). At the namespace join: the heap, then the address's connection slot. A
+   * The handshake's checks, before the token is consumed or anything is held. At the HTTP request,
+   * before engine.io sees it: the address's handshake rate and connection cap, refused
+   * RATE_LIMITED, or cut with HTTP 429 once the address ignores its refusals (address-limits.ts,
+   * handshake-guard.ts). At the namespace join: the heap, then the address's connection slot. A
    * refused transport is closed at once, after its refusal is written.
    */
+  const decide = (req: IncomingMessage) => addresses.handshake(AddressLimits.keyOf(req.socket.remoteAddress));
+  const guard = io.httpServer ? guardHandshakes(io.httpServer, io.path(), decide) : undefined;
   const verdicts = new WeakMap<object, HandshakeVerdict>();
+  // A handshake the guard did not see (a server attached elsewhere) is judged here.
   io.engine.opts.allowRequest = (req, callback) => {
-    const verdict = addresses.handshake(AddressLimits.keyOf(req.socket.remoteAddress));
-    if (verdict.kind === 'cut') return callback(verdict.message, false);
+    const verdict = guard?.verdictOf(req) ?? decide(req);
+    if (verdict.kind === 'cut') return callback(`RATE_LIMITED: ${verdict.message}`, false);
     verdicts.set(req, verdict);
     callback(null, true);
   };

@@ -3,12 +3,14 @@ import type { Socket as ClientSocket } from 'socket.io-client';
 import { useTestDatabase } from '../helpers/test-database';
 import { connected, eventually, refused, serversPerTest } from './gateway-harness';
 
-/** A bare WebSocket upgrade request to the gateway: the HTTP status and body it is answered with. */
-function rawUpgrade(url: string): Promise<{ status: number; body: string }> {
+/**
+ * A bare handshake to the gateway, as a WebSocket upgrade or a polling open: the HTTP status and
+ * body it is answered with.
+ */
+function rawHandshake(url: string, transport: 'websocket' | 'polling'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}/v1/ws/?EIO=4&transport=websocket`, {
-      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
-    });
+    const upgrade = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+    const req = httpRequest(`${url}/v1/ws/?EIO=4&transport=${transport}`, { headers: transport === 'websocket' ? upgrade : {} });
     req.on('response', (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -43,7 +45,7 @@ describe('realtime gateway: admission of connections', () => {
     }, 5_000, 'a slot freed');
   });
 
-  it('when one address handshakes faster than its rate, then the excess is refused RATE_LIMITED before any token is read, and past its refusals cut at the HTTP upgrade', async () => {
+  it('when one address handshakes faster than its rate, then the excess is refused RATE_LIMITED before any token is read, and past its refusals cut with 429 before engine.io', async () => {
     const server = await start({ limits: { handshakesPerSecond: 1, handshakeBurst: 3 } });
     const first = [attempt(server), attempt(server), attempt(server)];
     await Promise.all(first.map(connected));
@@ -56,10 +58,14 @@ describe('realtime gateway: admission of connections', () => {
       await eventually(() => socket.io.engine.readyState === 'closed', 5_000, 'transport closed');
     }
     expect(refusals).toEqual(Array(3).fill({ code: 'RATE_LIMITED', message: expect.stringContaining('handshakes per second') }));
-    // The address ignored three refusals: the next handshake is answered before any upgrade.
-    const answer = await rawUpgrade(server.api.url);
-    expect(answer.status).toBe(400);
-    expect(answer.body).toContain('RATE_LIMITED');
+    // The address ignored three refusals: its next handshakes, either transport, are answered 429
+    // with the error envelope before engine.io holds anything for them.
+    for (const transport of ['websocket', 'polling'] as const) {
+      const answer = await rawHandshake(server.api.url, transport);
+      expect(answer.status).toBe(429);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'RATE_LIMITED', status_code: 429, message: expect.stringContaining('handshakes per second') });
+    }
+    expect(server.api.io.engine.clientsCount).toBe(3);
     expect(server.gateway.stats().connections).toBe(3);
   });
 

@@ -1,52 +1,12 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
-import { join } from 'node:path';
 import type { Socket as ClientSocket } from 'socket.io-client';
+import { FloodGenerator } from '../../bench/flood-generator';
 import { DEFAULT_GATEWAY_LIMITS } from '../../src/gateway';
 import { heapUse } from '../../src/gateway/memory-guard';
 import { createChainRegistry, createMarketStore, marketsRoutes } from '../../src/markets';
 import { useTestDatabase } from '../helpers/test-database';
 import { BookWriter, CHAIN_ID, client, ClientBook, connected, eventually, GatewayServer, newPublisher, request, seedMarket, startGatewayServer } from './gateway-harness';
 
-const ROOT = join(__dirname, '..', '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The load generator (flood-client.ts) in its own process, driven over IPC. */
-class Generator {
-  private readonly child: ChildProcess;
-
-  constructor(nice: number) {
-    this.child = fork(join(__dirname, 'flood-client.ts'), [], { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    // The clients stand in for other machines: on this one the bare handshakes (cheap to send,
-    // thousands a second) must not take the cores from the server they flood. The socket.io
-    // clients of the re-subscribe flood need theirs to hold their sockets at all.
-    if (this.child.pid !== undefined && nice > 0) setPriority(this.child.pid, nice);
-  }
-
-  /** Resolves once the process runs (its start-up is seconds on a busy machine). */
-  ready(): Promise<void> {
-    return new Promise((resolve) => this.child.once('message', () => resolve()));
-  }
-
-  send(message: Record<string, unknown>): void {
-    this.child.send(message);
-  }
-
-  stop(): Promise<Record<string, number>> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('flood client did not stop')), 15_000);
-      this.child.once('message', (m: Record<string, number>) => {
-        clearTimeout(timer);
-        resolve(m);
-      });
-      this.child.send({ type: 'stop' });
-    });
-  }
-
-  kill(): void {
-    if (this.child.exitCode === null) this.child.kill('SIGKILL');
-  }
-}
 
 const quantile = (samples: number[], q: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * q))];
 const median = (samples: number[]) => quantile(samples, 0.5);
@@ -64,8 +24,9 @@ const IDLE_FLOOR_MS = 10;
 
 /**
  * REST latency beside a flood is a speed target, so it is printed here and judged by a benchmark
- * (`npm run bench:ws`), not asserted: on two shared cores the generator's own clients take the
- * same cores as the server, and the re-subscribe flood's ratio was 2.6x and 7.6x in two runs of one commit.
+ * (`npm run bench:flood`, against an idle-vs-idle noise band), not asserted: on two shared cores
+ * the generator's own clients take the same cores as the server, and the re-subscribe flood's
+ * ratio was 2.6x and 7.6x in two runs of one commit.
  */
 function reportRest(result: { idle: number; loaded: number; idleMedian: number; loadedMedian: number }): void {
   const ratio = (result.loaded / Math.max(result.idle, IDLE_FLOOR_MS)).toFixed(1);
@@ -133,7 +94,7 @@ describe('realtime gateway: floods from one address', () => {
       peakConnections = Math.max(peakConnections, server.gateway.stats().connections);
       peakHeap = Math.max(peakHeap, heapUse().used);
     }, 50);
-    const generator = new Generator(nice);
+    const generator = new FloodGenerator(nice);
     try {
       await generator.ready();
       const floodStarted = Date.now();

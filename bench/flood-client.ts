@@ -1,7 +1,7 @@
 /**
- * Load generator for the gateway's flood tests, forked as its own process so the test process
- * (which serves the API) does not also pay for the clients. Loopback only, bounded in count and
- * time. Driven over IPC:
+ * Load generator of the gateway's flood bench and tests, forked as its own process so the process
+ * that serves the API or samples its latency does not also pay for the clients. Loopback only,
+ * bounded in count and time. Driven over IPC (bench/flood-generator.ts):
  *   {type: 'start', mode: 'resubscribe', url, connections, condition_id, everyMs}
  *     opens the connections (socket.io clients; a refused one retries after 1 s), each subscribed
  *     to the market's book and subscribing again every everyMs;
