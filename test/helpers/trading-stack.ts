@@ -16,6 +16,8 @@ import { createLogger } from '../../src/logging/logger';
 import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
 import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
 import { createChainSettlement } from '../../src/settlement/chain-settlement';
+import { poolTradesOfTx } from '../../src/amm/pool-trades-of-tx';
+import { tradeTxChainOf } from '../../src/trade/trade-tx-chain';
 import { buildOrder, signOrder } from '../../src/signing';
 import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';
 import { stopBeforeDatabaseCloses, useTestDatabase } from './test-database';
@@ -78,6 +80,7 @@ export function useTradingStack(prefix: string, env: Record<string, string> = {}
     });
     const db = database.db();
     const chainPort = chainPortFromConfig(config);
+    const tradeTxChain = tradeTxChainOf(chainPort);
     const native = await NativeConnection.connect({ address: testTemporalAddress() });
     const activities = createActivities({
       db,
@@ -86,6 +89,10 @@ export function useTradingStack(prefix: string, env: Record<string, string> = {}
       conditionChain: () => chainPort,
       publisher: createRealtimePublisher({ db, logger }),
       chainPollMs: 200,
+      // AMM markets: their pools' setup and the saved transactions that trade with them.
+      operatorChain: () => chainPort.context,
+      tradeTxChain: () => tradeTxChain,
+      decodePoolTrades: poolTradesOfTx(db, chainPort.chainId),
     });
     const worker = await Worker.create({ connection: native, taskQueue: config.TEMPORAL_TASK_QUEUE, workflowsPath: require.resolve('../../workflows'), activities });
     const settlement = await startSettlementWorker(native, config.TEMPORAL_TASK_QUEUE, activities);
