@@ -33,11 +33,17 @@ describe('the client\'s /trade routes', () => {
     await client.trade.quote({ market: MARKET, side: 'BUY', outcome: 'YES', amount: '10' });
     await client.trade.trade({ market: MARKET, side: 'SELL', outcome: 'NO', amount: '2.5', wallet: OTHER, slippage_bps: 50 });
     await client.trade.saved('0xabc');
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST http://x/trade/quote', 'POST http://x/trade', 'GET http://x/trade/save/0xabc?chain_id=56']);
+    await client.trade.redeem({ market: MARKET, wallet: OTHER });
+    await client.trade.positions(OTHER, { status: 'all' });
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST http://x/trade/quote', 'POST http://x/trade', 'GET http://x/trade/save/0xabc?chain_id=56', 'POST http://x/trade/redeem',
+      `GET http://x/trade/positions?chain_id=56&status=all&wallet=${OTHER}`,
+    ]);
+    expect(calls[3]).toMatchObject({ body: { chain_id: 56, condition_id: MARKET, wallet: OTHER }, headers: { 'fs-platform-key': 'pk' } });
     expect(calls[0].body).toEqual({ chain_id: 56, condition_id: MARKET, outcome: 1, side: 'BUY', amount: '10' });
     expect(calls[1].body).toEqual({ chain_id: 56, condition_id: MARKET, outcome: 0, side: 'SELL', amount: '2.5', wallet: OTHER, slippage_bps: 50 });
     expect(calls[1].headers).toMatchObject({ 'fs-platform-key': 'pk', 'fs-platform-secret': 'ps' });
-    for (const call of [calls[0], calls[2]]) expect(Object.keys(call.headers).filter((h) => h.startsWith('fs-'))).toEqual([]);
+    for (const call of [calls[0], calls[2], calls[4]]) expect(Object.keys(call.headers).filter((h) => h.startsWith('fs-'))).toEqual([]);
   });
 
   it('when a platform route is called without a platform key, then AUTH_MISSING is thrown before any request', async () => {
