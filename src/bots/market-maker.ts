@@ -4,7 +4,8 @@
  * quote, so a book shows depth, trades and settlements. The ask is a BUY of NO at 1 - price, so
  * the bot needs only collateral, never tokens.
  */
-import { PredexError, type PredexClient } from '../client';
+import type { PredexClient } from '../client';
+import { StepLoop } from './step-loop';
 
 export interface MarketMakerOptions {
   market: string;
@@ -27,8 +28,7 @@ const price = (ticks: number) => (ticks === 100 ? '1' : `0.${String(ticks).padSt
 
 export class MarketMaker {
   private fair: number;
-  private stopped = false;
-  private wake?: () => void;
+  private readonly loop = new StepLoop(() => this.step(), () => this.options.stepMs ?? 2_000, (e) => this.options.log?.(`step failed (${e}); retrying`));
   steps = 0;
   crosses = 0;
 
@@ -71,25 +71,13 @@ export class MarketMaker {
   }
 
   /** Steps until stopped; an error is logged and the next step tries again. */
-  async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        await this.step();
-      } catch (error) {
-        const e = error instanceof PredexError ? `${error.code}: ${error.message}` : String(error);
-        this.options.log?.(`step failed (${e}); retrying`);
-      }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        setTimeout(resolve, this.options.stepMs ?? 2_000);
-      });
-    }
+  run(): Promise<void> {
+    return this.loop.run();
   }
 
   /** Stops after the step under way and cancels the bot's quotes. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
+    this.loop.stop();
     await this.client.orders.cancel({ market: this.options.market }).catch(() => undefined);
   }
 }

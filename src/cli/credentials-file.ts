@@ -1,6 +1,6 @@
 /**
  * Where `predex login` keeps what later commands need: the API's URL, the wallet's key (it signs
- * orders) and the API key pair. One JSON file in the user's config folder, readable by the user only.
+ * orders), the API key pair and, for AMM trades, a platform key pair and the chain's RPC URL. One JSON file in the user's config folder, readable by the user only.
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -12,6 +12,11 @@ export interface StoredCredentials {
   private_key: `0x${string}`;
   api_key: string;
   api_secret: string;
+  /** Platform key pair for AMM trades through /trade (local stack: issued at login). */
+  platform_key?: string;
+  platform_secret?: string;
+  /** The chain's JSON-RPC endpoint, where the wallet sends pool transactions. */
+  rpc_url?: string;
 }
 
 export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -9,14 +9,22 @@ import { PredexError } from '../client';
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
-export function devJwtSecret(env: NodeJS.ProcessEnv): string {
-  if (env.AUTH_JWT_SECRET) return env.AUTH_JWT_SECRET;
-  const file = join(resolve(env.DATA_DIR ?? './data'), 'dev-secrets.json');
+const secretsFile = (env: NodeJS.ProcessEnv) => join(resolve(env.DATA_DIR ?? './data'), 'dev-secrets.json');
+
+/** A secret from the environment, else from the file `npm start` keeps; undefined when neither has it. */
+export function devSecret(env: NodeJS.ProcessEnv, name: 'AUTH_JWT_SECRET' | 'ADMIN_TOKEN'): string | undefined {
+  if (env[name]) return env[name];
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { AUTH_JWT_SECRET: string }).AUTH_JWT_SECRET;
+    return (JSON.parse(readFileSync(secretsFile(env), 'utf8')) as Record<string, string | undefined>)[name];
   } catch {
-    throw new PredexError({ code: 'CLIENT_INPUT', message: `no development JWT secret: ${file} is missing (run from the folder where npm start runs, set DATA_DIR, or pass --jwt)` });
+    return undefined;
   }
+}
+
+export function devJwtSecret(env: NodeJS.ProcessEnv): string {
+  const secret = devSecret(env, 'AUTH_JWT_SECRET');
+  if (secret) return secret;
+  throw new PredexError({ code: 'CLIENT_INPUT', message: `no development JWT secret: ${secretsFile(env)} is missing (run from the folder where npm start runs, set DATA_DIR, or pass --jwt)` });
 }
 
 export function devJwt(wallet: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): string {

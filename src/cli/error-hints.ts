@@ -2,7 +2,7 @@ import { PredexError } from '../client';
 
 /** What a trader can do about each error, printed under the server's code and message. */
 const HINTS: Record<string, string> = {
-  AUTH_MISSING: 'run `predex login --key 0x<private key>` first',
+  AUTH_MISSING: 'run `predex login --key 0x<private key>` first (AMM trades elsewhere than the local stack: add --platform-key and --platform-secret from its operator)',
   AUTH_INVALID: 'your API key or JWT was refused: run `predex login` again',
   AUTH_REVOKED: 'this API key was revoked: run `predex login` again for a new one',
   FORBIDDEN: 'the API key lacks a permission: log in again (it asks for read and trade)',
@@ -26,6 +26,9 @@ const HINTS: Record<string, string> = {
   CLIENT_INPUT: 'check the command\'s arguments (`predex help`)',
   UNREACHABLE: 'is the exchange running? start it with `npm start`, or pass --url',
   TIMEOUT: 'the order may still complete: follow it with `predex orders` or `predex watch`',
+  CHAIN_ERROR: 'the chain refused the wallet\'s transaction: check its collateral, shares and gas (local chain: `npm run faucet`), then quote again',
+  BAD_RESPONSE: 'the exchange answered something unexpected: report the message above',
+  MARKET_NOT_RESOLVED: 'the market is not resolved yet: redeem after its resolution',
 };
 
 /** Exit codes: 0 done, 1 the exchange refused, 2 bad usage, 3 exchange unreachable or failing, 4 not logged in. */

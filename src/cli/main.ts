@@ -6,11 +6,14 @@
  */
 import { parseArgs } from 'node:util';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createPredexClient, PredexError, type Market, type PredexClient } from '../client';
-import { readCredentials, writeCredentials, type StoredCredentials } from './credentials-file';
+import { createPredexClient, PredexError } from '../client';
+import { Cli, OPTIONS, out, progress, usage } from './cli-context';
+import { writeCredentials, type StoredCredentials } from './credentials-file';
 import { devJwt, devJwtSecret } from './dev-jwt';
 import { describeError, EXIT, exitCodeOf } from './error-hints';
+import { localPlatformKey, localRpcUrl } from './local-stack';
 import { depth, table } from './render';
+import { poolTrade, quote } from './trade-commands';
 
 const USAGE = `usage: predex <command> [options]
 
@@ -19,53 +22,21 @@ const USAGE = `usage: predex <command> [options]
   buy|sell <market> <size> [price] [--outcome yes|no] [--type limit|market|fok|gtd]
            [--post-only] [--client-id ID] [--expires SECONDS] [--wait]
                                                    place an order (market/fok: price is the worst accepted)
+  buy|sell <AMM market> <amount> [--outcome yes|no] [--slippage BPS] [--rpc URL]
+                                                   trade with the pool from your wallet (buy: collateral to
+                                                   spend; sell: shares to sell); waits until it is on chain
+  quote <market> <buy|sell> <yes|no> <amount>      what a trade gets now, from the pool or the book
   cancel [order_hash...] [--client-id ID] [--market M] [--all]
   orders [--status open|filled|cancelled|all] [--market M]
   fills | positions | balances
   watch [--market M]                               your order and fill events (and M's trades) as lines
-  login --key 0x<private key> [--jwt JWT]          API key for the wallet (local stack: dev JWT)
+  login --key 0x<private key> [--jwt JWT] [--rpc URL] [--platform-key K --platform-secret S]
+                                                   API key for the wallet (local stack: dev JWT, and a
+                                                   platform key and the chain's RPC URL for AMM trades)
 
   <market> is a condition id or a unique prefix of one.
   Global: --url URL (default $PREDEX_URL, the login's, or http://127.0.0.1:8080), --json
   Exit codes: 0 done, 1 the exchange refused, 2 bad usage, 3 exchange unreachable or failing, 4 not logged in`;
-
-const OPTIONS = {
-  url: { type: 'string' }, json: { type: 'boolean' }, watch: { type: 'boolean' }, depth: { type: 'string' },
-  outcome: { type: 'string' }, type: { type: 'string' }, 'post-only': { type: 'boolean' }, 'client-id': { type: 'string', multiple: true },
-  expires: { type: 'string' }, wait: { type: 'boolean' }, market: { type: 'string' }, all: { type: 'boolean' }, status: { type: 'string' },
-  key: { type: 'string' }, jwt: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-} as const;
-
-type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
-
-const usage = (message: string) => new PredexError({ code: 'CLIENT_INPUT', message });
-const out = (line: string): void => void process.stdout.write(`${line}\n`);
-const progress = (line: string): void => void process.stderr.write(`${line}\n`);
-
-class Cli {
-  private readonly stored = readCredentials();
-  readonly url: string;
-  readonly client: PredexClient;
-
-  constructor(readonly flags: Flags) {
-    this.url = flags.url ?? process.env.PREDEX_URL ?? this.stored?.url ?? 'http://127.0.0.1:8080';
-    const s = this.stored && (!flags.url || flags.url === this.stored.url) ? this.stored : undefined;
-    this.client = createPredexClient({ baseUrl: this.url, apiKey: s?.api_key, apiSecret: s?.api_secret, privateKey: s?.private_key });
-  }
-
-  print(value: unknown, human: () => string): void {
-    out(this.flags.json ? JSON.stringify(value, null, 2) : human());
-  }
-
-  async market(id: string | undefined): Promise<Market> {
-    if (!id) throw usage('name a market: its condition id or a unique prefix (see `predex markets`)');
-    if (/^0x[0-9a-fA-F]{64}$/.test(id)) return this.client.markets.get(id);
-    const page = await this.client.markets.list({ limit: 100 });
-    const found = page.data.filter((m) => m.condition_id.toLowerCase().startsWith(id.toLowerCase()));
-    if (found.length !== 1) throw usage(`${found.length === 0 ? 'no open market' : 'several markets'} match "${id}"`);
-    return found[0];
-  }
-}
 
 async function markets(cli: Cli): Promise<void> {
   const page = await cli.client.markets.list({ status: cli.flags.status as never, limit: 100 });
@@ -89,6 +60,7 @@ async function book(cli: Cli, id?: string): Promise<void> {
 
 async function place(cli: Cli, side: 'BUY' | 'SELL', id?: string, size?: string, price?: string): Promise<void> {
   const market = await cli.market(id);
+  if (await cli.isAmm(market.condition_id)) return poolTrade(cli, side, market, size, price);
   if (!size) throw usage(`${side.toLowerCase()} needs a size: predex ${side.toLowerCase()} <market> <size> [price]`);
   const type = (cli.flags.type ?? 'limit').toUpperCase() as 'LIMIT' | 'MARKET' | 'FOK' | 'GTD';
   if (!['LIMIT', 'MARKET', 'FOK', 'GTD'].includes(type)) throw usage(`--type is limit, market, fok or gtd, not ${cli.flags.type}`);
@@ -172,10 +144,21 @@ async function login(cli: Cli): Promise<void> {
   const wallet = privateKeyToAccount(key as `0x${string}`).address;
   const jwt = cli.flags.jwt ?? devJwt(wallet, devJwtSecret(process.env));
   const issued = await createPredexClient({ baseUrl: cli.url, jwt }).auth.createApiKey(['read', 'trade']);
-  const stored: StoredCredentials = { url: cli.url, wallet, private_key: key as `0x${string}`, api_key: issued.key_id, api_secret: issued.secret };
+  const f = cli.flags;
+  const platform = f['platform-key'] && f['platform-secret']
+    ? { platformKey: f['platform-key'], platformSecret: f['platform-secret'] }
+    : await localPlatformKey(cli.url, process.env, `predex cli ${wallet}`);
+  const rpcUrl = f.rpc ?? process.env.PREDEX_RPC_URL ?? localRpcUrl(process.env);
+  const stored: StoredCredentials = {
+    url: cli.url, wallet, private_key: key as `0x${string}`, api_key: issued.key_id, api_secret: issued.secret,
+    platform_key: platform?.platformKey, platform_secret: platform?.platformSecret, rpc_url: rpcUrl,
+  };
   const file = writeCredentials(stored);
-  cli.print({ wallet, key_id: issued.key_id, secret: issued.secret, credentials_file: file }, () =>
-    [`logged in as ${wallet} on ${cli.url}`, `API key ${issued.key_id}`, `secret ${issued.secret}  (shown once; kept in ${file}, mode 0600)`].join('\n'));
+  cli.print({ wallet, key_id: issued.key_id, secret: issued.secret, platform_key: platform?.platformKey ?? null, rpc_url: rpcUrl ?? null, credentials_file: file }, () => [
+    `logged in as ${wallet} on ${cli.url}`, `API key ${issued.key_id}`, `secret ${issued.secret}  (shown once; kept in ${file}, mode 0600)`,
+    platform ? `platform key ${platform.platformKey} (AMM trades)` : 'no platform key: AMM trades need --platform-key and --platform-secret from the operator',
+    rpcUrl ? `chain ${rpcUrl}` : 'no chain RPC URL: AMM trades need --rpc URL',
+  ].join('\n'));
 }
 
 async function run(argv: string[]): Promise<void> {
@@ -190,6 +173,7 @@ async function run(argv: string[]): Promise<void> {
     case 'sell': return place(cli, 'SELL', rest[0], rest[1], rest[2]);
     case 'cancel': return cancel(cli, rest);
     case 'orders': case 'fills': case 'positions': case 'balances': return lists(cli, command);
+    case 'quote': return quote(cli, rest);
     case 'watch': return watch(cli);
     case 'login': return login(cli);
     default: throw usage(`unknown command ${command}`);

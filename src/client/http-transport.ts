@@ -6,6 +6,9 @@ export interface Credentials {
   apiSecret?: string;
   /** Identity-provider JWT: L1 (key management) and L2. */
   jwt?: string;
+  /** Platform key pair an operator issued, for the /trade routes that need one. */
+  platformKey?: string;
+  platformSecret?: string;
 }
 
 export interface TransportOptions extends Credentials {
@@ -20,8 +23,10 @@ export interface RequestOptions {
   query?: Query;
   body?: unknown;
   headers?: Record<string, string>;
-  /** Which credentials the route takes: L0 none, L1 the JWT only, L2 the key pair or the JWT. */
-  tier: 'L0' | 'L1' | 'L2';
+  /** Which credentials the route takes: L0 none, L1 the JWT only, L2 the key pair or the JWT, PLATFORM the platform key pair. */
+  tier: 'L0' | 'L1' | 'L2' | 'PLATFORM';
+  /** Where the route lives: `/v1` (default) or `''` for the root (the /trade routes). */
+  prefix?: '/v1' | '';
 }
 
 function queryString(query: Query | undefined): string {
@@ -46,12 +51,17 @@ export class HttpTransport {
   }
 
   get credentials(): Credentials {
-    return { apiKey: this.options.apiKey, apiSecret: this.options.apiSecret, jwt: this.options.jwt };
+    const { apiKey, apiSecret, jwt, platformKey, platformSecret } = this.options;
+    return { apiKey, apiSecret, jwt, platformKey, platformSecret };
   }
 
   private authHeaders(tier: RequestOptions['tier'], path: string): Record<string, string> {
-    const { apiKey, apiSecret, jwt } = this.options;
+    const { apiKey, apiSecret, jwt, platformKey, platformSecret } = this.options;
     if (tier === 'L0') return {};
+    if (tier === 'PLATFORM') {
+      if (platformKey && platformSecret) return { 'fs-platform-key': platformKey, 'fs-platform-secret': platformSecret };
+      throw new PredexError({ code: 'AUTH_MISSING', message: `${path} needs a platform key pair (platformKey, platformSecret), issued by an operator` });
+    }
     if (tier === 'L2' && apiKey && apiSecret) return { 'fs-api-key': apiKey, 'fs-api-secret': apiSecret };
     if (jwt) return { authorization: `Bearer ${jwt}` };
     throw new PredexError({
@@ -63,7 +73,7 @@ export class HttpTransport {
   async request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, options: RequestOptions): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.authHeaders(options.tier, path), ...options.headers };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const url = `${this.baseUrl}/v1${path}${queryString(options.query)}`;
+    const url = `${this.baseUrl}${options.prefix ?? '/v1'}${path}${queryString(options.query)}`;
     let response: Response;
     try {
       response = await this.fetchFn(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });

@@ -6,4 +6,7 @@ export { signOrderItem, unsignedOrder, priceTicksOf, sizeBaseOf, MIN_SIZE } from
 export type { CancelTarget, PlacedOrder, Rejection } from './orders-api';
 export type { BookLevel, BookMessage, BookView } from './local-book';
 export type { Subscription, SubscribeOptions, BookOptions, UserEvent } from './subscriptions';
+export type { TradeInput, TradeOrderInput, WaitOptions } from './trade-api';
+export type { PoolTradeInput, PoolTradeProgress, PoolTradeResult } from './pool-trade';
+export { checkPoolTx, poolBound, type PoolTxRequest } from './pool-tx-check';
 export type * from './types';

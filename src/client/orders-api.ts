@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import type { HttpTransport } from './http-transport';
 import { signOrderItem, type OrderInput, type OrderSigner } from './order-signing';
+import { pollUntil } from './poll-until';
 import { PredexError } from './predex-error';
 import type { CancelOnchain, CancelOrdersBody, CancelOrdersResponse, ListOrdersQuery, Market, OrderRecord, OrderPage, PlaceOrdersResponse, PlaceResult } from './types';
 
@@ -107,20 +108,10 @@ export class OrdersApi {
     orderHash: string,
     options: { done?: (order: OrderRecord) => boolean; timeoutMs?: number; everyMs?: number; onProgress?: (order: OrderRecord) => void } = {},
   ): Promise<OrderRecord> {
-    const done = options.done ?? ((o) => TERMINAL.has(o.status));
-    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-    let last = '';
-    for (;;) {
-      const order = await this.get(orderHash);
-      if (order.status !== last) {
-        last = order.status;
-        options.onProgress?.(order);
-      }
-      if (done(order)) return order;
-      if (Date.now() > deadline) {
-        throw new PredexError({ code: 'TIMEOUT', message: `order ${orderHash} is still ${order.status} after ${options.timeoutMs ?? 60_000} ms`, details: { status: order.status } });
-      }
-      await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 250));
-    }
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    return pollUntil(() => this.get(orderHash), {
+      done: options.done ?? ((o) => TERMINAL.has(o.status)), timeoutMs, everyMs: options.everyMs, onProgress: options.onProgress,
+      late: (order) => new PredexError({ code: 'TIMEOUT', message: `order ${orderHash} is still ${order.status} after ${timeoutMs} ms`, details: { status: order.status } }),
+    });
   }
 }

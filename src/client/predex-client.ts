@@ -1,5 +1,5 @@
 /**
- * The typed client of the predex REST API (/v1) and realtime gateway (/v1/ws). It pulls in no
+ * The typed client of the predex REST API (/v1 and /trade) and realtime gateway (/v1/ws). It pulls in no
  * server code: HTTP is `fetch`, realtime is socket.io-client, signing is viem.
  */
 import type { Hex } from 'viem';
@@ -10,6 +10,7 @@ import { OrdersApi } from './orders-api';
 import { PredexError } from './predex-error';
 import { RealtimeConnection } from './realtime';
 import { Subscriptions } from './subscriptions';
+import { TradeApi } from './trade-api';
 import type {
   ApiKeyList, ApiKeyMetadata, Balances, BalancesQuery, BookSnapshot, Candles, CandlesQuery, FillPage, HeartbeatResponse, IssuedApiKey,
   ListFillsQuery, ListMarketsQuery, ListPositionsQuery, Market, MarketPage, Permission, PositionPage, Ticker, TradePage, WsToken,
@@ -49,12 +50,15 @@ export class PredexClient {
       },
     });
     this.subscribe = new Subscriptions(() => this.connection(), this.chainId);
+    this.trade = new TradeApi(this.http, this.chainId, async (conditionId) => (await this.cachedMarket(conditionId)).tokens[0]?.decimals ?? 18);
   }
 
   /** Place, list, cancel and follow the wallet's orders. */
   readonly orders: OrdersApi;
   /** Live book (with gap detection), ticker, trades and the wallet's own events. */
   readonly subscribe: Subscriptions;
+  /** The /trade routes: quotes and trades on both market kinds, AMM pool trades from a wallet client. */
+  readonly trade: TradeApi;
 
   private chain = () => ({ chain_id: this.chainId });
 

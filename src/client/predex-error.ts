@@ -1,7 +1,7 @@
 import type { ErrorEnvelope } from './types';
 
-/** Codes the client raises itself, for failures that never got a server answer. */
-export type LocalErrorCode = 'CLIENT_INPUT' | 'UNREACHABLE' | 'BAD_RESPONSE' | 'TIMEOUT';
+/** Codes the client raises itself: failures that never got a server answer, and CHAIN_ERROR for a wallet transaction the chain refused. */
+export type LocalErrorCode = 'CLIENT_INPUT' | 'UNREACHABLE' | 'BAD_RESPONSE' | 'TIMEOUT' | 'CHAIN_ERROR';
 
 /**
  * Every failure the client reports. Server errors carry the server's envelope as is (`code`,

@@ -5,7 +5,9 @@
 import type { components, paths } from './generated/openapi';
 
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
-type Ok<O> = O extends { responses: infer R } ? (R extends { 200: infer A } ? Json<A> : R extends { 201: infer C } ? Json<C> : never) : never;
+type Ok<O> = O extends { responses: infer R }
+  ? (R extends { 200: infer A } ? Json<A> : R extends { 201: infer C } ? Json<C> : R extends { 202: infer D } ? Json<D> : never)
+  : never;
 type Body<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
@@ -52,3 +54,18 @@ export type Permission = Body<paths['/auth/api-keys']['post']> extends { permiss
 export type Side = PlaceOrderItem['side'];
 export type Outcome = PlaceOrderItem['outcome'];
 export type OrderType = PlaceOrderItem['order_type'];
+
+export type TradeMarketPage = Ok<paths['/trade/markets']['get']>;
+export type TradeMarket = TradeMarketPage['data'][number];
+export type TradeMarketsQuery = Query<paths['/trade/markets']['get']>;
+export type QuoteRequest = Body<paths['/trade/quote']['post']>;
+export type Quote = Ok<paths['/trade/quote']['post']>;
+export type TradeRequest = Body<paths['/trade']['post']>;
+export type TradeResponse = Ok<paths['/trade']['post']>;
+export type RedeemRequest = Body<paths['/trade/redeem']['post']>;
+export type RedeemResponse = Ok<paths['/trade/redeem']['post']>;
+export type TradePositionsQuery = Query<paths['/trade/positions']['get']>;
+export type TradePositionPage = Ok<paths['/trade/positions']['get']>;
+export type TradePosition = TradePositionPage['data'][number];
+export type SaveTxRequest = Body<paths['/trade/save']['post']>;
+export type SavedTx = Ok<paths['/trade/save']['post']>;

@@ -1,20 +1,22 @@
 /**
  * `predex` run as a process against the running exchange: log in (credentials file mode 0600),
  * rest a bid, cross it from a second wallet with --wait until it settles, and a trader's mistake
- * prints the server's code and what to do, with its exit code and no stack trace.
+ * prints the server's code and what to do, with its exit code and no stack trace. On an AMM market
+ * it quotes and trades through the pool from the wallet, with a progress line while the chain works.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { STACK_ADMIN_TOKEN } from '../helpers/trading-stack';
 import { JWT_SECRET, useClientStack } from './client-stack';
 
 const ROOT = join(__dirname, '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
-function predex(configDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function predex(configDir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(TSX, [join(ROOT, 'src', 'cli', 'main.ts'), ...args], { env: { ...process.env, PREDEX_CONFIG_DIR: configDir, AUTH_JWT_SECRET: JWT_SECRET } });
+    const child = spawn(TSX, [join(ROOT, 'src', 'cli', 'main.ts'), ...args], { env: { ...process.env, PREDEX_CONFIG_DIR: configDir, AUTH_JWT_SECRET: JWT_SECRET, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -69,4 +71,40 @@ describe('the predex command line', () => {
     for (const run of [notLoggedIn, tooBig, subTick]) expect(run.stderr).not.toMatch(/\n\s+at /);
     expect((await predex(dir, ['buy', '--bogus'])).code).toBe(2);
   }, 120_000);
+
+  it('when a trader quotes both kinds and buys and sells on an AMM market, then the pool trades from the wallet and each ends CONFIRMED', async () => {
+    const s = stack();
+    const amm = await s.ammMarket();
+    const [trader, maker] = [await s.trader(8), await s.trader(9)];
+    const dir = mkdtempSync(join(tmpdir(), 'predex-d-'));
+    const makerDir = mkdtempSync(join(tmpdir(), 'predex-e-'));
+    const local = { ADMIN_TOKEN: STACK_ADMIN_TOKEN, PREDEX_RPC_URL: s.chain.rpcUrl };
+    const login = await predex(dir, ['login', '--key', trader.privateKey, '--url', s.url], local);
+    expect(login.stdout).toMatch(/platform key \S+ \(AMM trades\)/);
+    expect((await predex(makerDir, ['login', '--key', maker.privateKey, '--url', s.url])).code).toBe(0);
+    expect((await predex(makerDir, ['buy', s.market, '5', '0.5'])).code).toBe(0);
+
+    const poolQuote = await predex(dir, ['quote', amm, 'buy', 'yes', '10']);
+    expect(poolQuote.code).toBe(0);
+    expect(poolQuote.stdout).toMatch(/^BUY YES for 10 collateral \(pool, block \d+\)\n {2}shares received +\d/);
+    const bookQuote = JSON.parse((await predex(dir, ['quote', s.market, 'sell', 'yes', '2', '--json'])).stdout);
+    expect(bookQuote).toMatchObject({ kind: 'CLOB', side: 'SELL', amount: '2', price_before: '0.5' });
+
+    const bought = await predex(dir, ['buy', amm, '10']);
+    expect(bought.code).toBe(0);
+    expect(bought.stderr).toMatch(/pool transaction 0x[0-9a-f]{64} sent; waiting for the chain/);
+    expect(bought.stdout).toMatch(/^bought YES for 10 from the pool \(quoted [\d.]+ shares, average [\d.]+\): tx 0x[0-9a-f]{64} CONFIRMED/);
+    const sold = await predex(dir, ['sell', amm, '1', '--outcome', 'yes', '--slippage', '300', '--json']);
+    expect(sold.code).toBe(0);
+    expect(JSON.parse(sold.stdout)).toMatchObject({ saved: { status: 'CONFIRMED' }, trade: { kind: 'AMM', quote: { side: 'SELL', amount: '1' } } });
+
+    const mistakes = await Promise.all([
+      predex(dir, ['quote', amm, 'buy', 'maybe', '10']),
+      predex(dir, ['buy', amm, '10', '0.5']),
+      predex(dir, ['quote', amm, 'buy', 'yes', '0']),
+    ]);
+    expect(mistakes.map((m) => m.code)).toEqual([2, 2, 1]);
+    expect(mistakes[2].stderr).toContain('error VALIDATION_ERROR');
+    for (const run of [bought, sold, ...mistakes]) expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 180_000);
 });

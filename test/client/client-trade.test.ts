@@ -1,9 +1,12 @@
 /**
  * A whole trade through the client only: two wallets log in with API keys, one rests a bid, the
  * other crosses it, and the book delta, the fills, the user events and the settlement are all seen
- * through the client's own calls and subscriptions.
+ * through the client's own calls and subscriptions. On an AMM market the client quotes, buys from
+ * and sells to the pool with a wallet client, and sees each saved transaction CONFIRMED.
  */
-import { createPredexClient, PredexError, type BookView, type PredexClient, type UserEvent } from '../../src/client';
+import { createWalletClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createPredexClient, PredexError, type BookView, type PoolTradeProgress, type PredexClient, type UserEvent } from '../../src/client';
 import { eventually, useClientStack } from './client-stack';
 
 describe('the client against the running exchange', () => {
@@ -70,4 +73,37 @@ describe('the client against the running exchange', () => {
     const broke = await alice.orders.place({ market: stack().market, side: 'BUY', outcome: 1, price: '0.5', size: '100000' }).catch((e: unknown) => e);
     expect(broke).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
   }, 60_000);
+
+  it('when a wallet buys from and sells to an AMM pool through the client, then each saved transaction is CONFIRMED and the position follows', async () => {
+    const s = stack();
+    const [market, trader, platform] = await Promise.all([s.ammMarket(), s.trader(5), s.platformKey()]);
+    const client = createPredexClient({ baseUrl: s.url, ...platform });
+    clients.push(client);
+    const wallet = createWalletClient({ account: privateKeyToAccount(trader.privateKey), transport: http(s.chain.rpcUrl) });
+
+    const listed = await client.trade.markets({ kind: 'amm' });
+    expect(listed.data.map((m) => [m.condition_id, m.kind, m.status])).toContainEqual([market, 'AMM', 'OPEN']);
+    const quote = await client.trade.quote({ market, side: 'BUY', outcome: 'YES', amount: '10' });
+    expect(quote).toMatchObject({ kind: 'AMM', side: 'BUY', outcome: 1, amount: '10' });
+    expect(Number(quote.expected_shares)).toBeGreaterThan(10);
+    expect(quote.block_number).not.toBeNull();
+
+    const steps: PoolTradeProgress['stage'][] = [];
+    const bought = await client.trade.throughPool(wallet, { market, side: 'BUY', outcome: 'YES', amount: '10' }, { onProgress: (p) => steps.push(p.stage) });
+    expect(bought.approvals).toHaveLength(1);
+    expect(bought.saved).toMatchObject({ status: 'CONFIRMED', tx_hash: bought.tx_hash, wallet: trader.address.toLowerCase() });
+    expect(steps).toEqual(['approval', 'sent', 'saved', 'saved']);
+    expect(await client.trade.saved(bought.tx_hash)).toMatchObject({ status: 'CONFIRMED', condition_ids: [market] });
+    const held = (await client.trade.positions(trader.address)).data.find((p) => p.condition_id === market && p.outcome === 1);
+    // Nobody else trades this pool: the shares are the trade's quote, to the wei.
+    expect(held?.size).toBe(bought.trade.quote.expected_shares);
+
+    const half = (Number(held!.size) / 2).toFixed(6);
+    const sold = await client.trade.throughPool(wallet, { market, side: 'SELL', outcome: 1, amount: half, slippage_bps: 200 });
+    expect(sold.approvals).toHaveLength(1); // the pool's setApprovalForAll for the outcome tokens
+    expect(sold.saved.status).toBe('CONFIRMED');
+    const left = (await client.trade.positions(trader.address)).data.find((p) => p.condition_id === market && p.outcome === 1);
+    expect(Number(left?.size)).toBeLessThan(Number(held!.size));
+    expect(Number(left?.size)).toBeGreaterThanOrEqual(Number(held!.size) - Number(half));
+  }, 180_000);
 });

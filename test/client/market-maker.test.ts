@@ -1,8 +1,12 @@
 /**
  * The demo market makers on the public client: two bots quote the market two-sided and, crossing
- * now and then, make trades that settle. Bounded: the test gives them 90 seconds at most.
+ * now and then, make trades that settle. Bounded: the test gives them 90 seconds at most. The pool
+ * bot finds the OPEN AMM market and trades its pool from its wallet.
  */
+import { createWalletClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { MarketMaker } from '../../src/bots/market-maker';
+import { PoolTrader } from '../../src/bots/pool-trader';
 import { createPredexClient, type PredexClient } from '../../src/client';
 import { eventually, useClientStack } from './client-stack';
 
@@ -44,4 +48,23 @@ describe('the demo market makers', () => {
       await running;
     }
   }, 180_000);
+
+  it('when the pool bot steps with an OPEN AMM market, then it buys through the pool and the trade is CONFIRMED', async () => {
+    const s = stack();
+    const [market, trader, platform] = await Promise.all([s.ammMarket(), s.trader(7), s.platformKey()]);
+    const key = await createPredexClient({ baseUrl: s.url, jwt: await s.jwt(trader.address) }).auth.createApiKey(['read', 'trade']);
+    const client = createPredexClient({ baseUrl: s.url, apiKey: key.key_id, apiSecret: key.secret, ...platform });
+    clients.push(client);
+    const wallet = createWalletClient({ account: privateKeyToAccount(trader.privateKey), transport: http(s.chain.rpcUrl) });
+    const logged: string[] = [];
+    // Draws: buy, YES, all of the 5 a buy may spend.
+    const bot = new PoolTrader(client, wallet, { maxSpend: '5', reserve: '100', random: () => 0.9999, log: (l) => logged.push(l) });
+
+    const result = await bot.step();
+    expect(result?.trade.quote).toMatchObject({ kind: 'AMM', condition_id: market, side: 'BUY', outcome: 1, amount: '5' });
+    expect(result?.saved.status).toBe('CONFIRMED');
+    expect(logged[0]).toMatch(/^pool bot: bought YES for 5 \(average [\d.]+\), tx 0x/);
+    const held = (await client.trade.positions(trader.address)).data.find((p) => p.condition_id === market && p.outcome === 1);
+    expect(held?.size).toBe(result?.trade.quote.expected_shares);
+  }, 120_000);
 });

@@ -19,6 +19,7 @@ import { createLogger } from '../../src/logging/logger';
 import { chainPortFromConfig, readingChainPortFromConfig } from '../../src/runtime/chain-from-config';
 import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
 import { createChainSettlement } from '../../src/settlement/chain-settlement';
+import { poolTradesOfTx } from '../../src/amm/pool-trades-of-tx';
 import { buildOrder, signOrder, type SignedOrder } from '../../src/signing';
 import { startChainWatcher } from '../../src/temporal/chain-watcher.client';
 import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';
@@ -135,8 +136,11 @@ export function useTradingStack(prefix: string, env: Record<string, string> = {}
       conditionChain: () => port,
       publisher: recording,
       chainPollMs: 200,
-      tradeTxChain: () => tradeTxChainOf(port),
       watchedChain: () => watchChainOf(port),
+      // AMM markets: their pools' setup and the saved transactions that trade with them.
+      operatorChain: () => port.context,
+      tradeTxChain: () => tradeTxChainOf(port),
+      decodePoolTrades: poolTradesOfTx(db, port.chainId),
     });
     // Bundled once, so that a restarted worker starts in a second.
     const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
