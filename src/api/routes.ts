@@ -19,6 +19,7 @@ import { marketsRoutes } from '../markets/markets.routes';
 import { seedDemoMarket } from '../markets/seed-demo-market';
 import { docsRoutes, openApiRoutes } from './openapi/openapi.routes';
 import type { AmmSetupStarter } from '../markets/create-amm-market';
+import type { PoolStatesFor } from '../amm/amm-market-view';
 
 export interface ApiModulesDeps {
   db: Connection;
@@ -36,6 +37,8 @@ export interface ApiModulesDeps {
   statusChanger?: MarketStatusChanger;
   /** Starts AMM pool setups on the worker (absent: AMM markets wait SEEDING). */
   ammSetup?: AmmSetupStarter;
+  /** Cached pool state per chain: AMM markets' `amm.prices` (absent: prices null). */
+  poolStates?: PoolStatesFor;
   /** The embedded or another local chain: AMM pools are funded from the open mint. */
   localChain?: boolean;
   /** last_used_at flush period (default 5 s). */
@@ -91,7 +94,7 @@ export function createApiModules(deps: ApiModulesDeps): ApiModules {
 /** Routers mounted under /v1: market data (L0), auth (L1/L2), the OpenAPI document. */
 export function buildV1Routers(modules: ApiModules): Router[] {
   return [
-    marketsRoutes({ store: modules.store, chains: modules.deps.chains }),
+    marketsRoutes({ store: modules.store, chains: modules.deps.chains, poolStates: modules.deps.poolStates }),
     authRoutes({ guards: modules.guards, apiKeys: modules.apiKeys, wsTokens: modules.wsTokens }),
     openApiRoutes(),
   ];
@@ -110,6 +113,7 @@ export function buildRootRouters(modules: ApiModules): Router[] {
         statusChanger: modules.statusChanger,
         ammSetup: modules.deps.ammSetup,
         localChain: modules.deps.localChain,
+        poolStates: modules.deps.poolStates,
       }),
       platformKeysRoutes({ adminToken: modules.deps.adminToken, platformKeys: modules.platformKeys }),
     );

@@ -27,6 +27,7 @@ import { observeGateway } from '../metrics/gateway-metrics';
 import { webRoutes, webSettingsOf } from '../web';
 import { composeTradeRouters } from './compose-trade';
 import { createAmmVenue } from '../amm/amm-venue';
+import { createPoolStateReader } from '../amm/pool-state';
 import { createAmmSetupStarter } from '../temporal/amm-setup.client';
 import { orderTimelineRoutes } from '../admin/order-timeline.routes';
 import { matchingCollections } from '../matching/collections';
@@ -55,6 +56,9 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
   const preparer = marketConditionPreparer(config, temporal, chain);
   const matcher = createMarketMatcherClient(temporal.client, config.TEMPORAL_TASK_QUEUE, { lingerMs: config.HANDOFF_LINGER_MS, gatherMs: config.HANDOFF_GATHER_MS });
   const markets = createMarketModel(db);
+  // One pool-state cache for quotes and Market views alike: one poolState() per pool per block.
+  const poolStates = createPoolStateReader(chain.context.publicClient);
+  const poolStatesFor = (chainId: number) => (chainId === chain.chainId ? poolStates : undefined);
   const limits = createRateLimits({ windowS: config.RATE_LIMIT_WINDOW_S, perWallet: config.RATE_LIMIT_PER_WALLET, perIp: config.RATE_LIMIT_PER_IP });
   const modules = createApiModules({
     db,
@@ -63,6 +67,7 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
     preparerFor: () => preparer,
     ammSetup: createAmmSetupStarter(temporal.client, config.TEMPORAL_TASK_QUEUE),
     localChain: config.LOCAL_DEV_CHAIN,
+    poolStates: poolStatesFor,
     apiKeyPepper: config.API_KEY_PEPPER,
     jwt: jwtSettingsOf(config),
     adminToken: config.ADMIN_TOKEN,
@@ -98,7 +103,7 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
       ...buildRootRouters(modules),
       ...composeTradeRouters(modules, {
         db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE,
-        amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined) }),
+        amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined), readerFor: poolStatesFor }),
       }),
       webRoutes(webSettingsOf(config), WS_PATH),
       ...(config.ADMIN_TOKEN
