@@ -20,6 +20,7 @@ import { seedDemoMarket } from '../markets/seed-demo-market';
 import { docsRoutes, openApiRoutes } from './openapi/openapi.routes';
 import type { AmmSetupStarter } from '../markets/create-amm-market';
 import type { PoolStatesFor } from '../amm/amm-market-view';
+import type { MarketChainSync } from '../markets/market-chain-status-input';
 
 export interface ApiModulesDeps {
   db: Connection;
@@ -39,6 +40,8 @@ export interface ApiModulesDeps {
   ammSetup?: AmmSetupStarter;
   /** Cached pool state per chain: AMM markets' `amm.prices` (absent: prices null). */
   poolStates?: PoolStatesFor;
+  /** Carries status changes to the chain on the worker (payouts, pools); absent: nothing on chain. */
+  chainSync?: MarketChainSync;
   /** The embedded or another local chain: AMM pools are funded from the open mint. */
   localChain?: boolean;
   /** last_used_at flush period (default 5 s). */
@@ -114,6 +117,7 @@ export function buildRootRouters(modules: ApiModules): Router[] {
         ammSetup: modules.deps.ammSetup,
         localChain: modules.deps.localChain,
         poolStates: modules.deps.poolStates,
+        chainSync: modules.deps.chainSync,
       }),
       platformKeysRoutes({ adminToken: modules.deps.adminToken, platformKeys: modules.platformKeys }),
     );

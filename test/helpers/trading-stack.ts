@@ -84,6 +84,7 @@ export function useTradingStack(prefix: string, env: Record<string, string> = {}
       logger,
       chain: createChainSettlement(() => chainPort, config.CHAIN_CONFIRMATIONS),
       conditionChain: () => chainPort,
+      operatorChain: () => chainPort.context,
       publisher: createRealtimePublisher({ db, logger }),
       chainPollMs: 200,
     });
