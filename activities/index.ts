@@ -16,6 +16,7 @@ import type { DecodePoolTrades } from '../src/trade/pool-trades-port';
 import type { TradeTxChain } from '../src/trade/trade-tx-chain';
 import { createAmmSetupActivities } from './amm-setup.activities';
 import { createMarketChainStatusActivities } from './market-chain-status.activities';
+import { createAmmFundingActivities } from './amm-funding.activities';
 import type { ChainContext } from '../src/chain/chain-context';
 import { createConditionActivities, type ConditionChain } from './condition.activities';
 import { timed } from '../src/logging/stage-timings';
@@ -84,6 +85,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTradeTxActivities({ db: deps.db, publisher, chain: deps.tradeTxChain ?? noTradeTxChain, decodePoolTrades: deps.decodePoolTrades }),
     ...createAmmSetupActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
     ...createMarketChainStatusActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
+    ...createAmmFundingActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
     ...createConditionActivities({ chain: deps.conditionChain ?? noConditionChain }),
   });
 }

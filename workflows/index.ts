@@ -9,3 +9,4 @@ export { tradeTxWorkflow } from './trade-tx.workflow';
 export { ammMarketSetupWorkflow } from './amm-market-setup.workflow';
 export { prepareConditionWorkflow } from './prepare-condition.workflow';
 export { marketChainStatusWorkflow } from './market-chain-status.workflow';
+export { ammFundingWorkflow } from './amm-funding.workflow';

@@ -15,10 +15,12 @@ import {
   validateAdminChainQuery,
   validateAdminListQuery,
   validateCreateMarketBody,
+  validateFundBody,
   validateSetStatusBody,
 } from './admin.schemas';
+import { fundAmmMarket, type FundAmmMarketDeps } from '../markets/fund-amm-market';
 
-export type AdminRoutesDeps = CreateAmmMarketDeps & ChangeMarketStatusDeps & { adminToken: string; poolStates?: PoolStatesFor };
+export type AdminRoutesDeps = CreateAmmMarketDeps & ChangeMarketStatusDeps & FundAmmMarketDeps & { adminToken: string; poolStates?: PoolStatesFor };
 
 /**
  * /admin: the operator surface (decisions section 6). Mounted at the root only when ADMIN_TOKEN
@@ -52,6 +54,14 @@ export function adminRoutes(deps: AdminRoutesDeps): Router {
       resolutionOutcome: body.resolution_outcome,
       actor: operatorOf(req),
     });
+    res.json(await presentMarketNow(deps, market, 'en'));
+  });
+
+  router.post('/admin/markets/:condition_id/liquidity', async (req, res) => {
+    const { condition_id } = validateOrThrow(validateConditionIdParam, req.params, 'path');
+    const q = parseQuery(adminChainQuerySchema, validateAdminChainQuery, req.query);
+    const body = validateOrThrow(validateFundBody, req.body ?? {}, 'body');
+    const market = await fundAmmMarket(deps, { chainId: q.chain_id, conditionId: condition_id, amount: body.amount });
     res.json(await presentMarketNow(deps, market, 'en'));
   });
 

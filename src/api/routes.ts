@@ -21,6 +21,7 @@ import { docsRoutes, openApiRoutes } from './openapi/openapi.routes';
 import type { AmmSetupStarter } from '../markets/create-amm-market';
 import type { PoolStatesFor } from '../amm/amm-market-view';
 import type { MarketChainSync } from '../markets/market-chain-status-input';
+import type { AmmFunder } from '../amm/amm-funding-input';
 
 export interface ApiModulesDeps {
   db: Connection;
@@ -42,6 +43,8 @@ export interface ApiModulesDeps {
   poolStates?: PoolStatesFor;
   /** Carries status changes to the chain on the worker (payouts, pools); absent: nothing on chain. */
   chainSync?: MarketChainSync;
+  /** Adds operator liquidity to AMM pools on the worker; absent: funding is refused. */
+  ammFunder?: AmmFunder;
   /** The embedded or another local chain: AMM pools are funded from the open mint. */
   localChain?: boolean;
   /** last_used_at flush period (default 5 s). */
@@ -118,6 +121,7 @@ export function buildRootRouters(modules: ApiModules): Router[] {
         localChain: modules.deps.localChain,
         poolStates: modules.deps.poolStates,
         chainSync: modules.deps.chainSync,
+        ammFunder: modules.deps.ammFunder,
       }),
       platformKeysRoutes({ adminToken: modules.deps.adminToken, platformKeys: modules.platformKeys }),
     );

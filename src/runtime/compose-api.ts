@@ -30,6 +30,7 @@ import { createAmmVenue } from '../amm/amm-venue';
 import { createPoolStateReader } from '../amm/pool-state';
 import { createAmmSetupStarter } from '../temporal/amm-setup.client';
 import { createMarketChainSync } from '../temporal/market-chain-status.client';
+import { createAmmFunder } from '../temporal/amm-funding.client';
 import { orderTimelineRoutes } from '../admin/order-timeline.routes';
 import { matchingCollections } from '../matching/collections';
 import { temporalUiUrlOf } from '../ops/workflow-links';
@@ -70,6 +71,7 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
     localChain: config.LOCAL_DEV_CHAIN,
     poolStates: poolStatesFor,
     chainSync: createMarketChainSync(temporal.client, config.TEMPORAL_TASK_QUEUE),
+    ammFunder: createAmmFunder(temporal.client, config.TEMPORAL_TASK_QUEUE),
     apiKeyPepper: config.API_KEY_PEPPER,
     jwt: jwtSettingsOf(config),
     adminToken: config.ADMIN_TOKEN,

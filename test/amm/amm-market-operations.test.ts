@@ -10,10 +10,12 @@ import { Client, Connection } from '@temporalio/client';
 import { createPublicClient, createWalletClient, defineChain, getAddress, http, maxUint256, parseUnits, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ammPoolAbi, collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
+import { ammFundingWorkflowId } from '../../src/amm/amm-funding-input';
 import { marketChainStatusWorkflowId } from '../../src/markets/market-chain-status-input';
 import { marketSchema } from '../../src/markets/market.schemas';
 import { compileSchema } from '../../src/validation/ajv';
-import { useTradingStack } from '../helpers/trading-stack';
+import { runCli } from '../../src/ops/cli';
+import { STACK_ADMIN_TOKEN, useTradingStack } from '../helpers/trading-stack';
 import { testTemporalAddress } from '../helpers/test-temporal';
 
 const E18 = 10n ** 18n;
@@ -160,6 +162,42 @@ describe('AMM and CLOB market operations on the embedded stack', () => {
 
     await setStatus(market.condition_id, 'RESOLVED', 0);
     await redeemAndCheck(market, 30n * E18, 0);
+  });
+
+  async function ops(...argv: string[]): Promise<Record<string, any>> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, { env: { OPS_BASE_URL: stack().api.url, ADMIN_TOKEN: STACK_ADMIN_TOKEN, OPS_OPERATOR: 'ops-test' }, fetch, out: (l) => out.push(l), err: (l) => err.push(l) });
+    expect({ code, err: err.join('\n') }).toEqual({ code: 0, err: '' });
+    return JSON.parse(out.join('\n'));
+  }
+
+  it('when the ops CLI creates, funds, pauses, closes and resolves an AMM market, then the pool follows on chain', async () => {
+    const created = await ops('amm-create', '--question', `CLI pool ${Math.random()}?`, '--liquidity', '300', '--fee-rate-bps', '50');
+    expect(created).toMatchObject({ status: 'SEEDING', fee_rate_bps: 50, amm: { pool_address: null } });
+    const open = await until('the CLI market to open', async () => (await stack().call('GET', `/v1/markets/${created.condition_id}`)).body, (m) => m.status === 'OPEN' && m.amm.prices !== null);
+    const cliPool = getAddress(open.amm.pool_address);
+    const shares = () => reader().readContract({ address: cliPool, abi: ammPoolAbi, functionName: 'totalShares' });
+    expect(await shares()).toBe(300n * E18);
+
+    const funded = await ops('fund', created.condition_id, '200');
+    expect(funded.amm).toMatchObject({ liquidity: '500', pool_address: open.amm.pool_address });
+    expect(await shares()).toBe(500n * E18); // no trade yet: shares follow the collateral one to one
+    if (process.env.RECORD_HISTORIES === '1') {
+      const handle = client.workflow.getHandle(ammFundingWorkflowId(created.chain_id, created.condition_id));
+      writeFileSync(join(__dirname, 'histories', 'amm-funding.json'), JSON.stringify(await handle.fetchHistory()));
+    }
+
+    expect((await ops('pause', created.condition_id)).status).toBe('PAUSED');
+    await until('the CLI pool to pause', () => poolFlag(cliPool, 'paused'), (p) => p);
+    expect((await ops('reopen', created.condition_id)).status).toBe('OPEN');
+    await until('the CLI pool to reopen', () => poolFlag(cliPool, 'paused'), (p) => !p);
+    expect((await ops('close', created.condition_id)).status).toBe('CLOSED');
+    await until('the CLI pool to pause on close', () => poolFlag(cliPool, 'paused'), (p) => p);
+    expect(await ops('resolve', created.condition_id, 'no')).toMatchObject({ status: 'RESOLVED' });
+    await until('the CLI pool to close', () => poolFlag(cliPool, 'closed'), (c) => c);
+    const denominator = await reader().readContract({ address: stack().chain.addresses.conditionalTokens, abi: conditionalTokensAbi, functionName: 'payoutDenominator', args: [created.condition_id] });
+    expect(denominator).toBeGreaterThan(0n);
   });
 
   async function redeemAndCheck(market: Record<string, any>, winning: bigint, outcome: 0 | 1) {
