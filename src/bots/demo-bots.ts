@@ -32,8 +32,9 @@ async function main(): Promise<void> {
     await port.fundWallet(account.address, 100_000n * 10n ** 18n, { privateKey: account.privateKey });
   }
   const clients = await Promise.all(BOT_ACCOUNTS.map((i) => botClient(baseUrl, i, config.AUTH_JWT_SECRET!)));
-  const market = (await clients[0].markets.list({ limit: 1 })).data[0];
-  if (!market) throw new Error('no open market to quote');
+  // The order-book market: the demo AMM market beside it trades against its pool, not a book.
+  const market = (await clients[0].markets.list({ limit: 100 })).data.find((m) => m.amm === undefined);
+  if (!market) throw new Error('no open order-book market to quote');
   log(`quoting ${market.condition_id} with two bots (DEMO_BOTS=false turns them off)`);
   const bots = clients.map((client, i) => new MarketMaker(client, { market: market.condition_id, fairTicks: 50 + i * 2, spreadTicks: 4, size: String(5 + i * 5), crossChance: 0.15, stepMs: 3_000 + i * 700, log }));
   const stop = () => void Promise.all(bots.map((b) => b.stop())).then(() => process.exit(0));

@@ -31,6 +31,7 @@ import { createPoolStateReader } from '../amm/pool-state';
 import { createAmmSetupStarter } from '../temporal/amm-setup.client';
 import { createMarketChainSync } from '../temporal/market-chain-status.client';
 import { createAmmFunder } from '../temporal/amm-funding.client';
+import { seedDemoAmmMarket } from '../markets/seed-demo-amm-market';
 import { orderTimelineRoutes } from '../admin/order-timeline.routes';
 import { matchingCollections } from '../matching/collections';
 import { temporalUiUrlOf } from '../ops/workflow-links';
@@ -84,7 +85,10 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
   if (config.LOCAL_DEV_CHAIN) {
     const prepared = await reprepareMarketConditions({ store: modules.store, chainId: config.CHAIN_ID, preparer, logger });
     const seeded = await modules.seedDemoMarket();
-    logger.info({ prepared, seeded }, 'dev chain: market conditions prepared');
+    const seededAmm = await seedDemoAmmMarket({
+      store: modules.store, chains, preparerFor: () => preparer, ammSetup: modules.deps.ammSetup, localChain: true, logger,
+    });
+    logger.info({ prepared, seeded, seeded_amm: seededAmm }, 'dev chain: market conditions prepared');
   }
   const deadManSwitch = createDeadManSwitch({
     signals: createSwitchSignals(temporal.client, heartbeatTaskQueue(config.TEMPORAL_TASK_QUEUE)),
