@@ -15,6 +15,8 @@ import { createTradeTxActivities } from './trade-tx.activities';
 import type { DecodePoolTrades } from '../src/trade/pool-trades-port';
 import type { TradeTxChain } from '../src/trade/trade-tx-chain';
 import { createAmmSetupActivities } from './amm-setup.activities';
+import { createMarketChainStatusActivities } from './market-chain-status.activities';
+import { createAmmFundingActivities } from './amm-funding.activities';
 import type { ChainContext } from '../src/chain/chain-context';
 import { createConditionActivities, type ConditionChain } from './condition.activities';
 import { timed } from '../src/logging/stage-timings';
@@ -44,12 +46,12 @@ export interface ActivityDeps {
   tradeTxChain?: () => TradeTxChain;
   /** Pool events of saved transactions (the AMM venue's decoder); unset: none. */
   decodePoolTrades?: DecodePoolTrades;
-  /** The operator's chain context for AMM pool setup; unset: those activities fail and retry. */
+  /** The operator's chain context for AMM pool setup, pool status and payouts; unset: those activities fail and retry. */
   operatorChain?: () => ChainContext;
 }
 
 const noOperatorChain = (): ChainContext => {
-  throw new Error('no chain configured for AMM pool setup');
+  throw new Error('no chain configured for operator transactions (AMM pools, payouts)');
 };
 
 const noWatchedChain = (): WatchChain => {
@@ -82,6 +84,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createChainWatcherActivities({ collections, logger: deps.logger, chain: deps.watchedChain ?? noWatchedChain }),
     ...createTradeTxActivities({ db: deps.db, publisher, chain: deps.tradeTxChain ?? noTradeTxChain, decodePoolTrades: deps.decodePoolTrades }),
     ...createAmmSetupActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
+    ...createMarketChainStatusActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
+    ...createAmmFundingActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
     ...createConditionActivities({ chain: deps.conditionChain ?? noConditionChain }),
   });
 }

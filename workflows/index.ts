@@ -8,3 +8,5 @@ export { heartbeatWorkflow } from './heartbeat.workflow';
 export { tradeTxWorkflow } from './trade-tx.workflow';
 export { ammMarketSetupWorkflow } from './amm-market-setup.workflow';
 export { prepareConditionWorkflow } from './prepare-condition.workflow';
+export { marketChainStatusWorkflow } from './market-chain-status.workflow';
+export { ammFundingWorkflow } from './amm-funding.workflow';

@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import { parseQuery } from '../http/query';
 import { validateOrThrow } from '../validation/ajv';
-import type { TickerRecord } from '../db/models';
 import { changeMarketStatus, ChangeMarketStatusDeps } from '../markets/change-market-status';
 import { createMarket } from '../markets/create-market';
 import { createAmmMarket, type CreateAmmMarketDeps } from '../markets/create-amm-market';
 import { validateConditionIdParam } from '../markets/market.schemas';
-import { listAdminMarkets } from '../markets/market-queries';
+import { listAdminMarkets, presentMarketNow } from '../markets/market-queries';
+import type { PoolStatesFor } from '../amm/amm-market-view';
 import { presentMarket } from '../markets/present-market';
 import { operatorOf, requireAdminToken } from './admin-auth';
 import {
@@ -15,10 +15,12 @@ import {
   validateAdminChainQuery,
   validateAdminListQuery,
   validateCreateMarketBody,
+  validateFundBody,
   validateSetStatusBody,
 } from './admin.schemas';
+import { fundAmmMarket, type FundAmmMarketDeps } from '../markets/fund-amm-market';
 
-export type AdminRoutesDeps = CreateAmmMarketDeps & ChangeMarketStatusDeps & { adminToken: string };
+export type AdminRoutesDeps = CreateAmmMarketDeps & ChangeMarketStatusDeps & FundAmmMarketDeps & { adminToken: string; poolStates?: PoolStatesFor };
 
 /**
  * /admin: the operator surface (decisions section 6). Mounted at the root only when ADMIN_TOKEN
@@ -52,8 +54,15 @@ export function adminRoutes(deps: AdminRoutesDeps): Router {
       resolutionOutcome: body.resolution_outcome,
       actor: operatorOf(req),
     });
-    const ticker = await deps.store.tickers.findOne({ chain_id: market.chain_id, condition_id: market.condition_id }).lean<TickerRecord>().exec();
-    res.json(presentMarket(market, ticker, 'en'));
+    res.json(await presentMarketNow(deps, market, 'en'));
+  });
+
+  router.post('/admin/markets/:condition_id/liquidity', async (req, res) => {
+    const { condition_id } = validateOrThrow(validateConditionIdParam, req.params, 'path');
+    const q = parseQuery(adminChainQuerySchema, validateAdminChainQuery, req.query);
+    const body = validateOrThrow(validateFundBody, req.body ?? {}, 'body');
+    const market = await fundAmmMarket(deps, { chainId: q.chain_id, conditionId: condition_id, amount: body.amount });
+    res.json(await presentMarketNow(deps, market, 'en'));
   });
 
   return router;

@@ -46,6 +46,13 @@ export interface SetStatusBody {
   resolution_outcome?: 0 | 1;
 }
 
+export const fundBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['amount'],
+  properties: { amount: { type: 'string', description: 'Collateral to add to the AMM pool, decimal' } },
+} as const;
+
 export const adminChainQuerySchema = {
   type: 'object',
   additionalProperties: false,
@@ -82,5 +89,6 @@ export const adminMarketPageSchema = pageSchema(adminMarketSchema);
 
 export const validateCreateMarketBody = compileSchema<CreateMarketInput>(createMarketBodySchema);
 export const validateSetStatusBody = compileSchema<SetStatusBody>(setStatusBodySchema);
+export const validateFundBody = compileSchema<{ amount: string }>(fundBodySchema);
 export const validateAdminChainQuery = compileSchema<{ chain_id?: number }>(adminChainQuerySchema);
 export const validateAdminListQuery = compileSchema<AdminListQuery>(adminListQuerySchema);

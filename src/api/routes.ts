@@ -19,6 +19,9 @@ import { marketsRoutes } from '../markets/markets.routes';
 import { seedDemoMarket } from '../markets/seed-demo-market';
 import { docsRoutes, openApiRoutes } from './openapi/openapi.routes';
 import type { AmmSetupStarter } from '../markets/create-amm-market';
+import type { PoolStatesFor } from '../amm/amm-market-view';
+import type { MarketChainSync } from '../markets/market-chain-status-input';
+import type { AmmFunder } from '../amm/amm-funding-input';
 
 export interface ApiModulesDeps {
   db: Connection;
@@ -36,6 +39,12 @@ export interface ApiModulesDeps {
   statusChanger?: MarketStatusChanger;
   /** Starts AMM pool setups on the worker (absent: AMM markets wait SEEDING). */
   ammSetup?: AmmSetupStarter;
+  /** Cached pool state per chain: AMM markets' `amm.prices` (absent: prices null). */
+  poolStates?: PoolStatesFor;
+  /** Carries status changes to the chain on the worker (payouts, pools); absent: nothing on chain. */
+  chainSync?: MarketChainSync;
+  /** Adds operator liquidity to AMM pools on the worker; absent: funding is refused. */
+  ammFunder?: AmmFunder;
   /** The embedded or another local chain: AMM pools are funded from the open mint. */
   localChain?: boolean;
   /** last_used_at flush period (default 5 s). */
@@ -91,7 +100,7 @@ export function createApiModules(deps: ApiModulesDeps): ApiModules {
 /** Routers mounted under /v1: market data (L0), auth (L1/L2), the OpenAPI document. */
 export function buildV1Routers(modules: ApiModules): Router[] {
   return [
-    marketsRoutes({ store: modules.store, chains: modules.deps.chains }),
+    marketsRoutes({ store: modules.store, chains: modules.deps.chains, poolStates: modules.deps.poolStates }),
     authRoutes({ guards: modules.guards, apiKeys: modules.apiKeys, wsTokens: modules.wsTokens }),
     openApiRoutes(),
   ];
@@ -110,6 +119,9 @@ export function buildRootRouters(modules: ApiModules): Router[] {
         statusChanger: modules.statusChanger,
         ammSetup: modules.deps.ammSetup,
         localChain: modules.deps.localChain,
+        poolStates: modules.deps.poolStates,
+        chainSync: modules.deps.chainSync,
+        ammFunder: modules.deps.ammFunder,
       }),
       platformKeysRoutes({ adminToken: modules.deps.adminToken, platformKeys: modules.platformKeys }),
     );

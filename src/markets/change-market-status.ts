@@ -3,12 +3,15 @@ import type { MarketRecord, MarketStatus } from '../db/models';
 import type { ChainRegistry } from './chains';
 import type { MarketStatusChanger } from './market-status-changer';
 import type { MarketStore } from './market-store';
+import type { MarketChainSync } from './market-chain-status-input';
 import { canTransition } from './market-transitions';
 
 export interface ChangeMarketStatusDeps {
   store: MarketStore;
   chains: ChainRegistry;
   statusChanger: MarketStatusChanger;
+  /** Carries the status to the chain (payouts, pool pause/close) on the worker; absent: nothing on chain. */
+  chainSync?: MarketChainSync;
 }
 
 export interface ChangeMarketStatusInput {
@@ -39,12 +42,14 @@ export async function changeMarketStatus(deps: ChangeMarketStatusDeps, input: Ch
     if (resolving && market.resolution_outcome !== input.resolutionOutcome) {
       throw new AppError('VALIDATION_ERROR', `Market is already resolved with outcome ${String(market.resolution_outcome)}`);
     }
+    // Asking again also carries the status to the chain again: the repair after a failed start.
+    await syncChain(deps, market);
     return market;
   }
   if (!canTransition(market.status, input.status)) {
     throw new AppError('VALIDATION_ERROR', `A market cannot move from ${market.status} to ${input.status}`);
   }
-  return deps.statusChanger.changeStatus({
+  const changed = await deps.statusChanger.changeStatus({
     chainId: chain.chain_id,
     conditionId,
     from: market.status,
@@ -53,4 +58,12 @@ export async function changeMarketStatus(deps: ChangeMarketStatusDeps, input: Ch
     actor: input.actor,
     via: 'admin-api',
   });
+  await syncChain(deps, changed);
+  return changed;
+}
+
+/** Resolution of any market, and every status of an AMM market, has a chain side. */
+async function syncChain(deps: ChangeMarketStatusDeps, market: MarketRecord): Promise<void> {
+  if (market.status !== 'RESOLVED' && market.kind !== 'AMM') return;
+  await deps.chainSync?.sync({ chain_id: market.chain_id, condition_id: market.condition_id });
 }

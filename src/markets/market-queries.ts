@@ -7,12 +7,15 @@ import type { Language } from './language';
 import type { MarketStore } from './market-store';
 import { AdminMarketView, MarketView, presentAdminMarket, presentMarket, presentTokens, TokenView } from './present-market';
 import { tickerValues, TickerValues } from './ticker-math';
+import { ammViewsOf, marketKey, type PoolStatesFor } from '../amm/amm-market-view';
 
 /** The read side of market data (all L0). Chains outside the registry and unknown markets are NOT_FOUND. */
 export interface MarketQueriesDeps {
   store: MarketStore;
   chains: ChainRegistry;
   now?: () => Date;
+  /** Cached pool state per chain for AMM markets' `amm.prices` (absent: prices null). */
+  poolStates?: PoolStatesFor;
 }
 
 type Ref = { conditionId: string; chainId?: number };
@@ -46,12 +49,12 @@ export async function listMarkets(
   const filter: Record<string, unknown> = { status: input.status.toUpperCase(), ...page.filter };
   if (input.chainId !== undefined) filter.chain_id = input.chainId;
   const rows = await deps.store.markets.find(filter).sort(page.sort).limit(limit + 1).lean<MarketRecord[]>().exec();
-  const tickers = await tickersOf(deps, rows.slice(0, limit));
+  const [tickers, amm] = await Promise.all([tickersOf(deps, rows.slice(0, limit)), ammViewsOf(rows.slice(0, limit), deps.poolStates)]);
   return toPage(
     rows,
     limit,
     (m) => ({ at: m.created_at, id: m.condition_id }),
-    (m) => presentMarket(m, tickers.get(`${m.chain_id}:${m.condition_id}`) ?? null, input.language),
+    (m) => presentMarket(m, tickers.get(marketKey(m)) ?? null, input.language, amm.get(marketKey(m))),
   );
 }
 
@@ -67,14 +70,19 @@ export async function listAdminMarkets(
   if (input.status !== 'all') filter.status = input.status.toUpperCase();
   if (input.chainId !== undefined) filter.chain_id = input.chainId;
   const rows = await deps.store.markets.find(filter).sort(page.sort).limit(limit + 1).lean<MarketRecord[]>().exec();
-  const tickers = await tickersOf(deps, rows.slice(0, limit));
-  return toPage(rows, limit, (m) => ({ at: m.created_at, id: m.condition_id }), (m) => presentAdminMarket(m, tickers.get(`${m.chain_id}:${m.condition_id}`) ?? null));
+  const [tickers, amm] = await Promise.all([tickersOf(deps, rows.slice(0, limit)), ammViewsOf(rows.slice(0, limit), deps.poolStates)]);
+  return toPage(rows, limit, (m) => ({ at: m.created_at, id: m.condition_id }), (m) => presentAdminMarket(m, tickers.get(marketKey(m)) ?? null, amm.get(marketKey(m))));
 }
 
 export async function getMarket(deps: MarketQueriesDeps, ref: Ref & { language: Language }): Promise<MarketView> {
   const market = await findMarket(deps, ref);
-  const tickers = await tickersOf(deps, [market]);
-  return presentMarket(market, tickers.get(`${market.chain_id}:${market.condition_id}`) ?? null, ref.language);
+  return presentMarketNow(deps, market, ref.language);
+}
+
+/** One market as the API shows it now: with its ticker and, for AMM markets, its pool's prices. */
+export async function presentMarketNow(deps: MarketQueriesDeps, market: MarketRecord, language: Language): Promise<MarketView> {
+  const [tickers, amm] = await Promise.all([tickersOf(deps, [market]), ammViewsOf([market], deps.poolStates)]);
+  return presentMarket(market, tickers.get(marketKey(market)) ?? null, language, amm.get(marketKey(market)));
 }
 
 export async function getMarketTokens(

@@ -40,6 +40,23 @@ export const embeddedTickerSchema = {
   },
 } as const;
 
+export const marketAmmSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['pool_address', 'liquidity', 'fee_rate_bps', 'prices', 'block_number'],
+  description: 'AMM markets only: the on-chain pool. prices are null until the pool is deployed and funded (a SEEDING market)',
+  properties: {
+    pool_address: { type: ['string', 'null'], pattern: '^0x[0-9a-fA-F]{40}$', description: 'null until the pool is deployed' },
+    liquidity: { ...DECIMAL, description: 'Collateral the operator has funded the pool with' },
+    fee_rate_bps: { type: 'integer', minimum: 0 },
+    prices: {
+      type: ['array', 'null'], items: DECIMAL, minItems: 2, maxItems: 2,
+      description: '[p0, p1] implied by the pool balances, p_i = b_j / (b_0 + b_1), rounded down to 6 decimals',
+    },
+    block_number: { type: ['string', 'null'], pattern: '^\\d+$', description: 'The block the prices are exact at' },
+  },
+} as const;
+
 export const marketSchema = {
   type: 'object',
   additionalProperties: false,
@@ -62,6 +79,7 @@ export const marketSchema = {
     conditional_tokens_address: ADDRESS,
     end_date: DATE_TIME,
     ticker: embeddedTickerSchema,
+    amm: marketAmmSchema,
   },
 } as const;
 

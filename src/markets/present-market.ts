@@ -1,4 +1,5 @@
 import type { MarketRecord, TickerRecord, TokenRecord } from '../db/models';
+import { storedAmmView, type AmmView } from '../amm/amm-market-view';
 import { embeddedTicker, EmbeddedTicker } from './ticker-math';
 import { Language, translate } from './language';
 
@@ -18,6 +19,8 @@ export interface MarketView {
   conditional_tokens_address: string;
   end_date: string;
   ticker: EmbeddedTicker | null;
+  /** AMM markets only: the pool and its prices. */
+  amm?: AmmView;
 }
 
 export interface TokenView {
@@ -33,8 +36,8 @@ export function presentTokens(tokens: TokenRecord[]): TokenView[] {
     .map((t) => ({ outcome: t.outcome, outcome_label: t.outcome === 1 ? 'YES' : 'NO', token_id: t.token_id, decimals: t.decimals }));
 }
 
-export function presentMarket(market: MarketRecord, ticker: TickerRecord | null, language: Language): MarketView {
-  return {
+export function presentMarket(market: MarketRecord, ticker: TickerRecord | null, language: Language, amm?: AmmView): MarketView {
+  const view: MarketView = {
     condition_id: market.condition_id,
     chain_id: market.chain_id,
     question: market.question,
@@ -50,6 +53,8 @@ export function presentMarket(market: MarketRecord, ticker: TickerRecord | null,
     end_date: market.end_date.toISOString(),
     ticker: embeddedTicker(ticker),
   };
+  if (market.kind === 'AMM') view.amm = amm ?? storedAmmView(market);
+  return view;
 }
 
 /** The operator's view (admin list): the public view plus the internal fields an operator needs. */
@@ -59,9 +64,9 @@ export interface AdminMarketView extends MarketView {
   question_id: string | null;
 }
 
-export function presentAdminMarket(market: MarketRecord, ticker: TickerRecord | null): AdminMarketView {
+export function presentAdminMarket(market: MarketRecord, ticker: TickerRecord | null, amm?: AmmView): AdminMarketView {
   return {
-    ...presentMarket(market, ticker, 'en'),
+    ...presentMarket(market, ticker, 'en', amm),
     kind: market.kind,
     resolution_outcome: market.resolution_outcome,
     question_id: market.question_id,

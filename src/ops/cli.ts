@@ -9,6 +9,10 @@ import type { OrderTimeline } from './order-timeline';
  *        [--status OPEN|PAUSED|SEEDING|CLOSED] [--condition-id 0x..] [--chain-id 56]
  *   npm run ops -- set-status <condition_id> <open|paused|closed|resolved> [--outcome 0|1] [--chain-id 56]
  *   npm run ops -- list-markets [--status all|open|...] [--chain-id 56]
+ *   npm run ops -- amm-create --question "..." [--liquidity 1000] [--fee-rate-bps 0] [--end-date ISO] [--chain-id 56]
+ *   npm run ops -- fund <condition_id> <amount> [--chain-id 56]
+ *   npm run ops -- pause|close|reopen <condition_id> [--chain-id 56]
+ *   npm run ops -- resolve <condition_id> <yes|no|1|0> [--chain-id 56]
  *   npm run ops -- order <order_hash> [--json]
  * Environment: OPS_BASE_URL (default http://127.0.0.1:$PORT, PORT default 8080), ADMIN_TOKEN
  * (required), OPS_OPERATOR (name recorded in the audit trail; default $USER).
@@ -26,6 +30,10 @@ const USAGE = [
   '                [--rules-en t] [--rules-cn t] [--kind CLOB|AMM] [--status OPEN|PAUSED|SEEDING|CLOSED] [--condition-id 0x..] [--chain-id n]',
   '  set-status <condition_id> <open|paused|closed|resolved> [--outcome 0|1] [--chain-id n]',
   '  list-markets [--status all|open|paused|closed|resolved|seeding] [--chain-id n]',
+  '  amm-create --question <text> [--liquidity <collateral>] [--fee-rate-bps n] [--end-date <ISO date>] [--chain-id n]',
+  '  fund <condition_id> <amount>          add collateral to an AMM market\'s pool',
+  '  pause|close|reopen <condition_id>     a market\'s status (an AMM pool follows on chain)',
+  '  resolve <condition_id> <yes|no|1|0>   resolve; payouts are reported on chain',
   '  order <order_hash> [--json]    the order\'s timeline, each step with its Temporal UI link',
   'env: OPS_BASE_URL, ADMIN_TOKEN, OPS_OPERATOR',
 ].join('\n');
@@ -43,6 +51,8 @@ function translated(en: string | undefined, cn: string | undefined, name: string
   if (en === undefined) throw new UsageError(`--${name}-cn needs --${name}-en`);
   return cn === undefined ? { en } : { en, cn };
 }
+
+const marketPath = (conditionId: string) => `/admin/markets/${encodeURIComponent(conditionId)}`;
 
 interface Request {
   method: 'GET' | 'POST';
@@ -71,6 +81,7 @@ function buildRequest(argv: string[]): Request {
       'condition-id': { type: 'string' },
       'chain-id': { type: 'string' },
       outcome: { type: 'string' },
+      liquidity: { type: 'string' },
       json: { type: 'boolean' },
     },
   });
@@ -96,7 +107,36 @@ function buildRequest(argv: string[]): Request {
       if (!conditionId || !status) throw new UsageError('set-status needs <condition_id> <status>');
       const body: Record<string, unknown> = { status: status.toUpperCase() };
       if (values.outcome !== undefined) body.resolution_outcome = integer(values.outcome, 'outcome');
-      return { method: 'POST', path: `/admin/markets/${encodeURIComponent(conditionId)}/status${chainQuery ? `?${chainQuery}` : ''}`, body };
+      return { method: 'POST', path: `${marketPath(conditionId)}/status${chainQuery ? `?${chainQuery}` : ''}`, body };
+    }
+    case 'amm-create': {
+      if (!values.question) throw new UsageError('amm-create needs --question');
+      // An AMM market needs no end date to trade; a year ahead unless the operator names one.
+      const endDate = values['end-date'] ?? new Date(Date.now() + 365 * 86_400_000).toISOString();
+      const body: Record<string, unknown> = { kind: 'AMM', question: values.question, end_date: endDate };
+      if (chainId !== undefined) body.chain_id = chainId;
+      if (values.liquidity !== undefined) body.initial_liquidity = values.liquidity;
+      if (values['fee-rate-bps'] !== undefined) body.fee_rate_bps = integer(values['fee-rate-bps'], 'fee-rate-bps');
+      return { method: 'POST', path: '/admin/markets', body };
+    }
+    case 'fund': {
+      const [conditionId, amount] = positionals;
+      if (!conditionId || !amount) throw new UsageError('fund needs <condition_id> <amount>');
+      return { method: 'POST', path: `${marketPath(conditionId)}/liquidity${chainQuery ? `?${chainQuery}` : ''}`, body: { amount } };
+    }
+    case 'pause':
+    case 'close':
+    case 'reopen': {
+      const [conditionId] = positionals;
+      if (!conditionId) throw new UsageError(`${command} needs <condition_id>`);
+      const status = { pause: 'PAUSED', close: 'CLOSED', reopen: 'OPEN' }[command];
+      return { method: 'POST', path: `${marketPath(conditionId)}/status${chainQuery ? `?${chainQuery}` : ''}`, body: { status } };
+    }
+    case 'resolve': {
+      const [conditionId, outcome] = positionals;
+      const resolution = { yes: 1, '1': 1, no: 0, '0': 0 }[(outcome ?? '').toLowerCase()];
+      if (!conditionId || resolution === undefined) throw new UsageError('resolve needs <condition_id> <yes|no|1|0>');
+      return { method: 'POST', path: `${marketPath(conditionId)}/status${chainQuery ? `?${chainQuery}` : ''}`, body: { status: 'RESOLVED', resolution_outcome: resolution } };
     }
     case 'list-markets': {
       const query = [values.status ? `status=${encodeURIComponent(values.status)}` : '', chainQuery].filter(Boolean).join('&');

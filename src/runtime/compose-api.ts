@@ -27,7 +27,11 @@ import { observeGateway } from '../metrics/gateway-metrics';
 import { webRoutes, webSettingsOf } from '../web';
 import { composeTradeRouters } from './compose-trade';
 import { createAmmVenue } from '../amm/amm-venue';
+import { createPoolStateReader } from '../amm/pool-state';
 import { createAmmSetupStarter } from '../temporal/amm-setup.client';
+import { createMarketChainSync } from '../temporal/market-chain-status.client';
+import { createAmmFunder } from '../temporal/amm-funding.client';
+import { seedDemoAmmMarket } from '../markets/seed-demo-amm-market';
 import { orderTimelineRoutes } from '../admin/order-timeline.routes';
 import { matchingCollections } from '../matching/collections';
 import { temporalUiUrlOf } from '../config/temporal-ui-url';
@@ -55,6 +59,9 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
   const preparer = marketConditionPreparer(config, temporal, chain);
   const matcher = createMarketMatcherClient(temporal.client, config.TEMPORAL_TASK_QUEUE, { lingerMs: config.HANDOFF_LINGER_MS, gatherMs: config.HANDOFF_GATHER_MS });
   const markets = createMarketModel(db);
+  // One pool-state cache for quotes and Market views alike: one poolState() per pool per block.
+  const poolStates = createPoolStateReader(chain.context.publicClient);
+  const poolStatesFor = (chainId: number) => (chainId === chain.chainId ? poolStates : undefined);
   const limits = createRateLimits({ windowS: config.RATE_LIMIT_WINDOW_S, perWallet: config.RATE_LIMIT_PER_WALLET, perIp: config.RATE_LIMIT_PER_IP });
   const modules = createApiModules({
     db,
@@ -63,6 +70,9 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
     preparerFor: () => preparer,
     ammSetup: createAmmSetupStarter(temporal.client, config.TEMPORAL_TASK_QUEUE),
     localChain: config.LOCAL_DEV_CHAIN,
+    poolStates: poolStatesFor,
+    chainSync: createMarketChainSync(temporal.client, config.TEMPORAL_TASK_QUEUE),
+    ammFunder: createAmmFunder(temporal.client, config.TEMPORAL_TASK_QUEUE),
     apiKeyPepper: config.API_KEY_PEPPER,
     jwt: jwtSettingsOf(config),
     adminToken: config.ADMIN_TOKEN,
@@ -75,7 +85,10 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
   if (config.LOCAL_DEV_CHAIN) {
     const prepared = await reprepareMarketConditions({ store: modules.store, chainId: config.CHAIN_ID, preparer, logger });
     const seeded = await modules.seedDemoMarket();
-    logger.info({ prepared, seeded }, 'dev chain: market conditions prepared');
+    const seededAmm = await seedDemoAmmMarket({
+      store: modules.store, chains, preparerFor: () => preparer, ammSetup: modules.deps.ammSetup, localChain: true, logger,
+    });
+    logger.info({ prepared, seeded, seeded_amm: seededAmm }, 'dev chain: market conditions prepared');
   }
   const deadManSwitch = createDeadManSwitch({
     signals: createSwitchSignals(temporal.client, heartbeatTaskQueue(config.TEMPORAL_TASK_QUEUE)),
@@ -98,7 +111,7 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
       ...buildRootRouters(modules),
       ...composeTradeRouters(modules, {
         db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE,
-        amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined) }),
+        amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined), readerFor: poolStatesFor }),
       }),
       webRoutes(webSettingsOf(config), WS_PATH),
       ...(config.ADMIN_TOKEN

@@ -25,5 +25,6 @@ export function composeTradeRouters(
     starter: createTradeTxStarter(io.client, io.taskQueue),
     requirePlatform: requirePlatformKey(modules.platformKeys),
     amm: io.amm,
+    poolStates: modules.deps.poolStates,
   });
 }

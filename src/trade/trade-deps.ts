@@ -5,6 +5,7 @@ import type { MarketStore } from '../markets/market-store';
 import type { FillReadModel } from '../orders/models/fill.model';
 import type { TradeTxStarter } from '../temporal/trade-tx.client';
 import type { AmmVenue } from './amm-venue-port';
+import type { PoolStatesFor } from '../amm/amm-market-view';
 import type { TradeChain } from './trade-chain';
 
 /** Everything the /trade routes use, built once per API process. */
@@ -20,4 +21,6 @@ export interface TradeDeps {
   requirePlatform: RequestHandler;
   /** AMM markets' venue; unset: AMM markets answer MARKET_NOT_ACTIVE on quote and trade. */
   amm?: AmmVenue;
+  /** Cached pool state per chain for AMM markets' `amm.prices` (absent: prices null). */
+  poolStates?: PoolStatesFor;
 }

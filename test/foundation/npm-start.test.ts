@@ -53,9 +53,11 @@ describe('npm start (the whole service on embedded defaults)', () => {
     expect(await chainId.json()).toMatchObject({ result: '0x38' });
     expect((await fetch(`http://${host}:${ports.ui}/`)).status).toBe(200);
 
-    const firstMarkets = (await (await fetch(`${api}/v1/markets`)).json()) as { data: { condition_id: string; conditional_tokens_address: string }[] };
-    expect(firstMarkets.data).toHaveLength(1); // the demo market, seeded on an empty database
-    const demo = firstMarkets.data[0];
+    const firstMarkets = (await (await fetch(`${api}/v1/markets`)).json()) as { data: { condition_id: string; conditional_tokens_address: string; amm?: unknown }[] };
+    const books = firstMarkets.data.filter((m) => m.amm === undefined);
+    expect(books).toHaveLength(1); // the demo market, seeded on an empty database
+    const demo = books[0];
+    const demoPool = await openDemoPool(api);
 
     // Leave state in both stores: a document, and a workflow parked on a queue nobody polls.
     const mongo = await connectDatabase(`mongodb://${host}:${ports.mongo}/`, 'predex');
@@ -94,8 +96,10 @@ describe('npm start (the whole service on embedded defaults)', () => {
       await temporalAgain.close();
 
       // The dev chain starts fresh, yet the demo market is the same and its condition is live again.
-      const againMarkets = (await (await fetch(`${api}/v1/markets`)).json()) as { data: { condition_id: string }[] };
-      expect(againMarkets.data.map((m) => m.condition_id)).toEqual([demo.condition_id]);
+      const againMarkets = (await (await fetch(`${api}/v1/markets`)).json()) as { data: { condition_id: string; amm?: unknown }[] };
+      expect(againMarkets.data.filter((m) => m.amm === undefined).map((m) => m.condition_id)).toEqual([demo.condition_id]);
+      // The demo AMM market is the same one too, its pool still funded.
+      expect(await openDemoPool(api)).toEqual({ ...demoPool, prices: expect.any(Array), block_number: expect.any(String) });
       const client = createPublicClient({ transport: http(`http://${host}:${ports.chain}`) });
       const slots = await client.readContract({
         address: demo.conditional_tokens_address as Hex,
@@ -121,3 +125,14 @@ describe('npm start (the whole service on embedded defaults)', () => {
     expect(existsSync(join(dataDir, 'supervisor.json'))).toBe(false); // the data folder's lock is let go
   }, 60_000);
 });
+
+/** The demo AMM market's `amm` block once its pool is set up and open (the worker funds it after the start). */
+async function openDemoPool(api: string): Promise<Record<string, unknown>> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 500))) {
+    const pools = (await (await fetch(`${api}/trade/markets?kind=amm`)).json()) as { data: { question: string; amm: { prices: unknown } }[] };
+    expect(pools.data.length).toBeLessThanOrEqual(1);
+    const demo = pools.data.find((m) => m.question === 'Will the demo pool resolve YES?');
+    if (demo?.amm.prices) return demo.amm;
+  }
+  throw new Error('the demo AMM market did not open');
+}

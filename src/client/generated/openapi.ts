@@ -773,6 +773,18 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description AMM markets only: the on-chain pool. prices are null until the pool is deployed and funded (a SEEDING market) */
+                                amm?: {
+                                    /** @description The block the prices are exact at */
+                                    block_number: string | null;
+                                    fee_rate_bps: number;
+                                    /** @description Collateral the operator has funded the pool with */
+                                    liquidity: string;
+                                    /** @description null until the pool is deployed */
+                                    pool_address: string | null;
+                                    /** @description [p0, p1] implied by the pool balances, p_i = b_j / (b_0 + b_1), rounded down to 6 decimals */
+                                    prices: string[] | null;
+                                };
                                 chain_id: number;
                                 collateral_token: string;
                                 condition_id: string;
@@ -887,6 +899,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description AMM markets only: the on-chain pool. prices are null until the pool is deployed and funded (a SEEDING market) */
+                            amm?: {
+                                /** @description The block the prices are exact at */
+                                block_number: string | null;
+                                fee_rate_bps: number;
+                                /** @description Collateral the operator has funded the pool with */
+                                liquidity: string;
+                                /** @description null until the pool is deployed */
+                                pool_address: string | null;
+                                /** @description [p0, p1] implied by the pool balances, p_i = b_j / (b_0 + b_1), rounded down to 6 decimals */
+                                prices: string[] | null;
+                            };
                             chain_id: number;
                             collateral_token: string;
                             condition_id: string;
@@ -2944,6 +2968,18 @@ export interface components {
             timestamp: string;
         };
         Market: {
+            /** @description AMM markets only: the on-chain pool. prices are null until the pool is deployed and funded (a SEEDING market) */
+            amm?: {
+                /** @description The block the prices are exact at */
+                block_number: string | null;
+                fee_rate_bps: number;
+                /** @description Collateral the operator has funded the pool with */
+                liquidity: string;
+                /** @description null until the pool is deployed */
+                pool_address: string | null;
+                /** @description [p0, p1] implied by the pool balances, p_i = b_j / (b_0 + b_1), rounded down to 6 decimals */
+                prices: string[] | null;
+            };
             chain_id: number;
             collateral_token: string;
             condition_id: string;

@@ -1,0 +1,35 @@
+import { keccak256, toHex } from 'viem';
+import type { Logger } from '../logging/logger';
+import { createAmmMarket, type CreateAmmMarketDeps } from './create-amm-market';
+
+/** Fixed question id of the demo AMM market: every start and every process agrees on one condition. */
+export const DEMO_AMM_QUESTION_ID = keccak256(toHex('predex demo AMM market v1'));
+
+/**
+ * Creates the demo AMM market beside the demo order-book market when it does not exist yet (the
+ * embedded start calls it every time): recorded SEEDING, then the worker deploys and funds its
+ * pool with the local default liquidity and opens it. Found by its fixed question id, so restarts
+ * and concurrent processes create it once (the unique condition index lets one insert win).
+ */
+export async function seedDemoAmmMarket(deps: CreateAmmMarketDeps & { logger?: Logger }): Promise<'created' | 'skipped'> {
+  const exists = () => deps.store.markets.exists({ question_id: DEMO_AMM_QUESTION_ID }).exec();
+  if (await exists()) return 'skipped';
+  const endDate = new Date((deps.now?.() ?? new Date()).getTime() + 90 * 24 * 3600 * 1000);
+  try {
+    const market = await createAmmMarket(deps, {
+      question: 'Will the demo pool resolve YES?',
+      end_date: endDate.toISOString(),
+      question_id: DEMO_AMM_QUESTION_ID,
+      fee_rate_bps: 100,
+      actor: 'seed',
+      summary: { en: 'A demo AMM market created at first start: trade it through /trade.', cn: '首次启动时创建的演示 AMM 市场：通过 /trade 交易。' },
+      rules: { en: 'Resolved by the operator at will. Not a real event.', cn: '由运营方随时结算。并非真实事件。' },
+    });
+    deps.logger?.info({ condition_id: market.condition_id, chain_id: market.chain_id }, 'demo AMM market created');
+    return 'created';
+  } catch (error) {
+    // Another process seeded the same condition first.
+    if (await exists()) return 'skipped';
+    throw error;
+  }
+}
