@@ -15,6 +15,8 @@ import { createTradeTxActivities } from './trade-tx.activities';
 import type { DecodePoolTrades } from '../src/trade/pool-trades-port';
 import type { TradeTxChain } from '../src/trade/trade-tx-chain';
 import { createAmmSetupActivities } from './amm-setup.activities';
+import { createPoolWatcherActivities } from './pool-watcher.activities';
+import type { PoolWatchChain } from '../src/amm/pool-logs';
 import type { ChainContext } from '../src/chain/chain-context';
 import { createConditionActivities, type ConditionChain } from './condition.activities';
 import { timed } from '../src/logging/stage-timings';
@@ -46,6 +48,8 @@ export interface ActivityDeps {
   decodePoolTrades?: DecodePoolTrades;
   /** The operator's chain context for AMM pool setup; unset: those activities fail and retry. */
   operatorChain?: () => ChainContext;
+  /** What the pool watchers read (poolWatchChainOf(chain context, confirmations)); unset: their scans fail and they wait. */
+  poolWatchChain?: () => PoolWatchChain;
 }
 
 const noOperatorChain = (): ChainContext => {
@@ -54,6 +58,10 @@ const noOperatorChain = (): ChainContext => {
 
 const noWatchedChain = (): WatchChain => {
   throw new Error('no chain configured for the chain watcher');
+};
+
+const noPoolWatchChain = (): PoolWatchChain => {
+  throw new Error('no chain configured for the pool watchers');
 };
 
 const noTradeTxChain = (): TradeTxChain => {
@@ -83,6 +91,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTradeTxActivities({ db: deps.db, publisher, chain: deps.tradeTxChain ?? noTradeTxChain, decodePoolTrades: deps.decodePoolTrades }),
     ...createAmmSetupActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
     ...createConditionActivities({ chain: deps.conditionChain ?? noConditionChain }),
+    ...createPoolWatcherActivities({ db: deps.db, publisher, logger: deps.logger, chain: deps.poolWatchChain ?? noPoolWatchChain }),
   });
 }
 

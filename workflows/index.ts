@@ -8,3 +8,4 @@ export { heartbeatWorkflow } from './heartbeat.workflow';
 export { tradeTxWorkflow } from './trade-tx.workflow';
 export { ammMarketSetupWorkflow } from './amm-market-setup.workflow';
 export { prepareConditionWorkflow } from './prepare-condition.workflow';
+export { poolWatcherWorkflow } from './pool-watcher.workflow';
