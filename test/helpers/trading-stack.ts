@@ -7,6 +7,9 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { SignJWT } from 'jose';
 import type { Address, Hex } from 'viem';
 import { createActivities } from '../../activities';
+import { poolWatchChainOf } from '../../src/amm/pool-logs';
+import { poolTradesOfTx } from '../../src/amm/pool-trades-of-tx';
+import { tradeTxChainOf } from '../../src/trade/trade-tx-chain';
 import { startApiServer, type RunningApi } from '../../src/api/server';
 import { startLocalChain, type LocalChain } from '../../src/chain';
 import { loadConfig, type Config } from '../../src/config';
@@ -46,7 +49,8 @@ export interface TradingStack {
   chain: LocalChain;
   config: Config;
   jwtFor(wallet: Address): Promise<string>;
-  call(method: string, path: string, options?: { jwt?: string; admin?: boolean; body?: unknown }): Promise<{ status: number; body: Record<string, any> }>;
+  /** `headers` adds to the request's (e.g. a platform key's). */
+  call(method: string, path: string, options?: { jwt?: string; admin?: boolean; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: Record<string, any> }>;
   /** A POST /v1/orders item signed by `account`, and its order hash. */
   signedItem(account: { address: Address; privateKey: Hex }, market: TradableMarket, terms: OrderTerms): { item: Record<string, unknown>; hash: Hex };
 }
@@ -86,6 +90,11 @@ export function useTradingStack(prefix: string, env: Record<string, string> = {}
       conditionChain: () => chainPort,
       publisher: createRealtimePublisher({ db, logger }),
       chainPollMs: 200,
+      // AMM markets as the worker runs them: pool setup, saved transactions and the pool watchers.
+      operatorChain: () => chainPort.context,
+      tradeTxChain: () => tradeTxChainOf(chainPort),
+      decodePoolTrades: poolTradesOfTx(db, chainPort.chainId),
+      poolWatchChain: () => poolWatchChainOf(chainPort.context, config.CHAIN_CONFIRMATIONS),
     });
     const worker = await Worker.create({ connection: native, taskQueue: config.TEMPORAL_TASK_QUEUE, workflowsPath: require.resolve('../../workflows'), activities });
     const settlement = await startSettlementWorker(native, config.TEMPORAL_TASK_QUEUE, activities);
@@ -116,8 +125,8 @@ export function useTradingStack(prefix: string, env: Record<string, string> = {}
 const jwtFor = (wallet: Address) =>
   new SignJWT({ wallet_address: wallet }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(STACK_JWT_SECRET));
 
-async function call(base: string, method: string, path: string, options: { jwt?: string; admin?: boolean; body?: unknown } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+async function call(base: string, method: string, path: string, options: { jwt?: string; admin?: boolean; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   if (options.jwt) headers.authorization = `Bearer ${options.jwt}`;
   if (options.admin) headers['x-admin-token'] = STACK_ADMIN_TOKEN;
   const res = await fetch(`${base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
