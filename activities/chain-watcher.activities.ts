@@ -12,6 +12,7 @@ import { getBlockRef, getWatchedEvents, type BlockRef, type WatchedEvent } from 
 import type { Logger } from '../src/logging/logger';
 import { IDS_PER_QUERY, type MatchingCollections } from '../src/matching/collections';
 import type { MarketRef } from '../src/matching/market-ids';
+import { nextScanStart, type WatchCursor } from './scan-range';
 import { voidedOrders, type OpenOrder, type VoidReason, type WalletBacking } from './chain-watcher-cover';
 
 /** What the watcher reads from one chain. */
@@ -39,11 +40,7 @@ export function watchChainOf(port: ChainPort): WatchChain {
   };
 }
 
-/** The last block scanned (decimal number, hash): plain JSON for the workflow's state. */
-export interface WatchCursor {
-  block: string;
-  hash: string;
-}
+export type { WatchCursor };
 
 export interface ScanInput {
   chainId: number;
@@ -100,15 +97,11 @@ export function createChainWatcherActivities(deps: { collections: MatchingCollec
 
   /** The blocks to scan next, and the cursor's replacement if a reorg took its block. */
   async function rangeOf(chain: WatchChain, input: ScanInput, head: BlockRef): Promise<{ from: bigint; reorged: boolean }> {
-    const cursor = input.cursor!;
-    const at = BigInt(cursor.block);
-    const now = at <= head.number ? (at === head.number ? head : await chain.blockRef(at)) : null;
-    if (now?.hash === cursor.hash) return { from: at + 1n, reorged: false };
-    const depth = BigInt(Math.max(1, input.reorgDepth));
-    const top = at < head.number ? at : head.number;
-    const from = top + 1n - depth;
-    logger.warn({ chainId: input.chainId, cursor, head: head.number.toString(), rescanFrom: from.toString() }, 'chain watcher: cursor block replaced (reorg); scanning again');
-    return { from: from > 0n ? from : 0n, reorged: true };
+    const range = await nextScanStart(chain, input.cursor!, head, input.reorgDepth);
+    if (range.reorged) {
+      logger.warn({ chainId: input.chainId, cursor: input.cursor, head: head.number.toString(), rescanFrom: range.from.toString() }, 'chain watcher: cursor block replaced (reorg); scanning again');
+    }
+    return range;
   }
 
   /**

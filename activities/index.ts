@@ -17,6 +17,8 @@ import type { TradeTxChain } from '../src/trade/trade-tx-chain';
 import { createAmmSetupActivities } from './amm-setup.activities';
 import { createMarketChainStatusActivities } from './market-chain-status.activities';
 import { createAmmFundingActivities } from './amm-funding.activities';
+import { createPoolWatcherActivities } from './pool-watcher.activities';
+import type { PoolWatchChain } from '../src/amm/pool-logs';
 import type { ChainContext } from '../src/chain/chain-context';
 import { createConditionActivities, type ConditionChain } from './condition.activities';
 import { timed } from '../src/logging/stage-timings';
@@ -48,6 +50,8 @@ export interface ActivityDeps {
   decodePoolTrades?: DecodePoolTrades;
   /** The operator's chain context for AMM pool setup, pool status and payouts; unset: those activities fail and retry. */
   operatorChain?: () => ChainContext;
+  /** What the pool watchers read (poolWatchChainOf(chain context, confirmations)); unset: their scans fail and they wait. */
+  poolWatchChain?: () => PoolWatchChain;
 }
 
 const noOperatorChain = (): ChainContext => {
@@ -56,6 +60,10 @@ const noOperatorChain = (): ChainContext => {
 
 const noWatchedChain = (): WatchChain => {
   throw new Error('no chain configured for the chain watcher');
+};
+
+const noPoolWatchChain = (): PoolWatchChain => {
+  throw new Error('no chain configured for the pool watchers');
 };
 
 const noTradeTxChain = (): TradeTxChain => {
@@ -87,6 +95,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMarketChainStatusActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
     ...createAmmFundingActivities({ db: deps.db, chain: deps.operatorChain ?? noOperatorChain }),
     ...createConditionActivities({ chain: deps.conditionChain ?? noConditionChain }),
+    ...createPoolWatcherActivities({ db: deps.db, publisher, logger: deps.logger, chain: deps.poolWatchChain ?? noPoolWatchChain }),
   });
 }
 

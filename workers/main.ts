@@ -23,6 +23,8 @@ import { WORKFLOW_BUNDLE_FILE, workflowCodeFor } from '../src/temporal/workflow-
 import { exitWithSupervisor } from '../src/supervisor/exit-with-supervisor';
 import { pingDatabase } from '../src/db/connect';
 import { poolTradesOfTx } from '../src/amm/pool-trades-of-tx';
+import { poolWatchChainOf } from '../src/amm/pool-logs';
+import { ensurePoolWatchers } from '../src/temporal/pool-watcher.client';
 import { backfillPositions } from '../src/positions/backfill-positions';
 import { sdkTelemetry, startWorkerMetrics } from '../src/metrics/worker-metrics';
 
@@ -56,12 +58,14 @@ async function main(): Promise<void> {
   const matcher = createMarketMatcherClient(client, config.TEMPORAL_TASK_QUEUE);
   const watchedChain = watchChainOf(chainPort);
   const tradeTxChain = tradeTxChainOf(chainPort);
+  const poolWatchChain = poolWatchChainOf(chainPort.context, config.CHAIN_CONFIRMATIONS);
   const activities = createActivities({
     db, logger, chain, publisher, handoffs: matcher, settlementYieldMs: config.SETTLEMENT_YIELD_MS, watchedChain: () => watchedChain,
     tradeTxChain: () => tradeTxChain,
     decodePoolTrades: poolTradesOfTx(db, chainPort.chainId),
     operatorChain: () => chainPort.context,
     conditionChain: () => chainPort,
+    poolWatchChain: () => poolWatchChain,
   });
   // The bundle `npm run build` made, if it still matches the workflow files (src/temporal/workflow-bundle.ts).
   const code = workflowCodeFor(require.resolve('../workflows'), join(__dirname, '..', WORKFLOW_BUNDLE_FILE));
@@ -97,6 +101,8 @@ async function main(): Promise<void> {
   const sweeper = startHandoffSweeper({ collections, matcher, logger });
   // The chain's watcher (docs/chain-watcher.md): started once, found running by every later start.
   await startChainWatcher(client, config.TEMPORAL_TASK_QUEUE, { chainId: config.CHAIN_ID, reorgDepth: config.CHAIN_CONFIRMATIONS });
+  // Every OPEN AMM market's pool watcher (docs/amm.md): the running ones are kept.
+  await ensurePoolWatchers(client, config.TEMPORAL_TASK_QUEUE, db, config.CHAIN_ID);
   const metrics = await startWorkerMetrics({
     host: config.HOST, port: config.WORKER_METRICS_PORT, logger, sdk,
     readiness: [

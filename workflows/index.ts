@@ -10,3 +10,4 @@ export { ammMarketSetupWorkflow } from './amm-market-setup.workflow';
 export { prepareConditionWorkflow } from './prepare-condition.workflow';
 export { marketChainStatusWorkflow } from './market-chain-status.workflow';
 export { ammFundingWorkflow } from './amm-funding.workflow';
+export { poolWatcherWorkflow } from './pool-watcher.workflow';

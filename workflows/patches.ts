@@ -76,3 +76,7 @@ export const SETTLEMENT_LISTS_PARTIES = 'settlement-lists-parties';
 // Dead-man switch (workflows/heartbeat.workflow.ts).
 /** The switch reads the beats the API stores instead of taking every heartbeat as a signal. */
 export const HEARTBEAT_STORED_BEATS = 'heartbeat-stored-beats';
+
+// AMM market setup (workflows/amm-market-setup.workflow.ts).
+/** The setup starts the market's pool watcher (a child it abandons) once the pool is open. */
+export const POOL_WATCHER_AFTER_SETUP = 'pool-watcher-after-setup';

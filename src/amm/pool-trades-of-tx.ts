@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Hex } from 'viem';
 import { createMarketModel } from '../db/models/market.model';
 import type { DecodePoolTrades, PoolTradeOfTx } from '../trade/pool-trades-port';
-import { decodePoolTrades } from './pool-events';
+import { decodePoolTrades, type PoolTrade } from './pool-events';
 
 /**
  * A saved transaction's pool trades, for the trade-tx workflow. Only logs of this service's own
@@ -22,16 +22,21 @@ export function poolTradesOfTx(db: Connection, chainId: number): DecodePoolTrade
     const poolLogs = logs.map((log) => ({
       address: log.address as Hex, topics: log.topics, data: log.data, transactionHash: '0x' as Hex, logIndex: log.logIndex, blockNumber: 0n,
     }));
-    return decodePoolTrades(poolLogs, [...marketOf.keys()] as Hex[]).map((t): PoolTradeOfTx => ({
-      log_index: t.log_index,
-      condition_id: marketOf.get(t.pool.toLowerCase()) as string,
-      outcome: t.outcome,
-      side: t.side,
-      trader: t.wallet,
-      shares: t.shares,
-      // The port's collateral excludes the fee; a pool BUY's investment includes it.
-      collateral: (t.side === 'BUY' ? BigInt(t.collateral) - BigInt(t.fee) : BigInt(t.collateral)).toString(),
-      fee: t.fee,
-    }));
+    return decodePoolTrades(poolLogs, [...marketOf.keys()] as Hex[]).map((t) => poolTradeOf(t, marketOf.get(t.pool.toLowerCase()) as string));
+  };
+}
+
+/** A decoded pool log as the recorders take it, named by its market. */
+export function poolTradeOf(t: PoolTrade, conditionId: string): PoolTradeOfTx {
+  return {
+    log_index: t.log_index,
+    condition_id: conditionId,
+    outcome: t.outcome,
+    side: t.side,
+    trader: t.wallet,
+    shares: t.shares,
+    // The port's collateral excludes the fee; a pool BUY's investment includes it.
+    collateral: (t.side === 'BUY' ? BigInt(t.collateral) - BigInt(t.fee) : BigInt(t.collateral)).toString(),
+    fee: t.fee,
   };
 }

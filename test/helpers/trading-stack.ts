@@ -9,6 +9,7 @@ import type { Connection } from 'mongoose';
 import type { Address, Hex } from 'viem';
 import { createActivities } from '../../activities';
 import { watchChainOf } from '../../activities/chain-watcher.activities';
+import { poolWatchChainOf } from '../../src/amm/pool-logs';
 import { startApiServer, type RunningApi } from '../../src/api/server';
 import { startLocalChain, type ChainPort, type LocalChain } from '../../src/chain';
 import { loadApiConfig, loadConfig, type Config } from '../../src/config';
@@ -141,6 +142,7 @@ export function useTradingStack(prefix: string, env: Record<string, string> = {}
       operatorChain: () => port.context,
       tradeTxChain: () => tradeTxChainOf(port),
       decodePoolTrades: poolTradesOfTx(db, port.chainId),
+      poolWatchChain: () => poolWatchChainOf(port.context, config.CHAIN_CONFIRMATIONS),
     });
     // Bundled once, so that a restarted worker starts in a second.
     const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
