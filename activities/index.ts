@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
-import type { HandoffHolder } from '../src/contracts/market-matcher';
-import type { RealtimePublisher } from '../src/contracts/realtime-publisher';
+import type { HandoffHolder } from '../src/ports/market-matcher';
+import type { RealtimePublisher } from '../src/ports/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import { matchingCollections } from '../src/matching/collections';
 import { createStepPriority } from '../src/matching/step-priority';

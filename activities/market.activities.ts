@@ -8,8 +8,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { observeStep } from '../src/metrics/step-metrics';
 import type { mongo } from 'mongoose';
-import { holdLevelOf, type RealtimeEvent, type RealtimePublisher } from '../src/contracts/realtime-publisher';
-import type { HandoffHolder } from '../src/contracts/market-matcher';
+import { holdLevelOf, type RealtimeEvent, type RealtimePublisher } from '../src/ports/realtime-publisher';
+import type { HandoffHolder } from '../src/ports/market-matcher';
 import type { Logger } from '../src/logging/logger';
 import { reserveOf } from '../src/engine';
 import { formatCanonical } from '../src/money';

@@ -6,7 +6,7 @@
 import { Context } from '@temporalio/activity';
 import { observeFillStatus } from '../src/metrics/settlement-metrics';
 import { settlementRounds } from '../src/metrics/metrics';
-import { holdLevelOf, type HoldLevel, type RealtimeEvent, type RealtimePublisher, type SpendLevel } from '../src/contracts/realtime-publisher';
+import { holdLevelOf, type HoldLevel, type RealtimeEvent, type RealtimePublisher, type SpendLevel } from '../src/ports/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import type { mongo } from 'mongoose';
 import { insertNew } from '../src/db/bulk-writes';
@@ -17,7 +17,7 @@ import { NO_STEP_PRIORITY, type StepPriority } from '../src/matching/step-priori
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../src/matching/collections';
 import { fillIdOf, fillIdsOf, type MarketRef } from '../src/matching/market-ids';
 import type { SettlementGroup } from '../src/matching/payloads';
-import type { OrderRecord } from '../src/contracts/order-record';
+import type { OrderRecord } from '../src/ports/order-record';
 import { presentFill, presentOrder, presentSettledTrade } from '../src/matching/present';
 import {
   SettlementChainError, type LegBlame, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade, type SubmitOptions,

@@ -3,7 +3,7 @@
  * Names are wire contracts: renaming one breaks running workflows.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { CancelOutcome } from '../src/contracts/market-matcher';
+import type { CancelOutcome } from '../src/ports/market-matcher';
 import type { MarketRef } from '../src/matching/market-ids';
 import type { EngineCounters, MarketStatus } from '../src/matching/payloads';
 import type { CarriedSettlement } from '../src/matching/pending-settlements';

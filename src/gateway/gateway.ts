@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Server, Socket } from 'socket.io';
-import { isInternalEvent, type DeliveredEvent, type RealtimeEvent } from '../contracts/realtime-publisher';
+import { isInternalEvent, type DeliveredEvent, type RealtimeEvent } from '../ports/realtime-publisher';
 import { AppError, ErrorCode, isAppError, unavailableDatabase } from '../errors';
 import type { Logger } from '../logging/logger';
 import { validateOrThrow } from '../validation/ajv';

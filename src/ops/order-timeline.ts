@@ -10,7 +10,7 @@ import { AppError } from '../errors';
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../matching/collections';
 import { settlementWorkflowId } from '../matching/market-ids';
 import { statusReasonOf } from '../orders/status-reasons';
-import { TERMINAL_STATUSES } from '../contracts/order-record';
+import { TERMINAL_STATUSES } from '../ports/order-record';
 import { workflowLink, type WorkflowRef } from './workflow-links';
 
 export type TimelineStep = 'ACCEPTED' | 'REACHED_BOOK' | 'FILL' | 'WORKFLOW' | 'FINAL' | 'NOW';

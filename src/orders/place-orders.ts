@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
 import { countOrderResults } from '../metrics/order-metrics';
-import type { MarketRef } from '../contracts/market-matcher';
-import type { OrderRecord } from '../contracts/order-record';
+import type { MarketRef } from '../ports/market-matcher';
+import type { OrderRecord } from '../ports/order-record';
 import type { MarketRecord } from '../db/models/market.model';
 import { orderDigest, verifyOrderSignature } from '../signing';
 import { balanceAssetOf, type AssetRef } from './balance-cache';

@@ -1,4 +1,4 @@
-import type { OrderRecord } from '../contracts/order-record';
+import type { OrderRecord } from '../ports/order-record';
 import { statusReasonOf } from './status-reasons';
 
 /** The Order record of GET /v1/orders (spec: Order record). Internal fields never leave. */

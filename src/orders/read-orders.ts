@@ -1,5 +1,5 @@
 import { checkLimit, decodeCursor, pageQuery, toPage, type Page } from '../http/pagination';
-import type { OrderRecord, OrderStatus } from '../contracts/order-record';
+import type { OrderRecord, OrderStatus } from '../ports/order-record';
 import { AppError } from '../errors';
 import type { OrderContext } from './context';
 import type { OrdersQuery } from './order.schema';

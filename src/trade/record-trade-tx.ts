@@ -5,7 +5,7 @@
  * so a retried activity writes nothing twice.
  */
 import type { Connection } from 'mongoose';
-import type { RealtimeEvent, RealtimePublisher } from '../contracts/realtime-publisher';
+import type { RealtimeEvent, RealtimePublisher } from '../ports/realtime-publisher';
 import {
   createMarketModel, createPublicTradeModel, createSavedTradeModel, createTradeTxModel,
   type MarketRecord, type TradeTxEvent, type TradeTxRecord, type TradeTxStatus,

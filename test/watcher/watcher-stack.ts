@@ -14,7 +14,7 @@ import { startApiServer, type RunningApi } from '../../src/api/server';
 import { startLocalChain, type ChainPort, type LocalChain } from '../../src/chain';
 import { loadConfig, type Config } from '../../src/config';
 import { freePort } from '../../src/embedded/free-port';
-import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import type { RealtimeEvent, RealtimePublisher } from '../../src/ports/realtime-publisher';
 import { createRealtimePublisher } from '../../src/gateway';
 import { createLogger } from '../../src/logging/logger';
 import { matchingCollections, type MatchingCollections, type StoredOrder } from '../../src/matching/collections';

@@ -11,8 +11,8 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import type { Connection as DbConnection } from 'mongoose';
 import { stopBeforeDatabaseCloses } from '../helpers/test-database';
 import { createActivities } from '../../activities';
-import type { OrderRecord } from '../../src/contracts/order-record';
-import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher, SpendLevel } from '../../src/contracts/realtime-publisher';
+import type { OrderRecord } from '../../src/ports/order-record';
+import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher, SpendLevel } from '../../src/ports/realtime-publisher';
 import { reserveOf, signedAmounts } from '../../src/engine';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { ensureMatchingIndexes, matchingCollections, type FillRecord, type MatchingCollections } from '../../src/matching/collections';
