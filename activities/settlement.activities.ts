@@ -21,7 +21,7 @@ import type { OrderRecord } from '../src/ports/order-record';
 import { presentFill, presentOrder, presentSettledTrade } from '../src/matching/present';
 import {
   SettlementChainError, type LegBlame, type ReceiptState, type SettlementChain, type SettlementLeg, type SettlementTrade, type SubmitOptions,
-} from '../src/settlement/settlement-chain';
+} from '../src/settlement/settlement-port';
 import { reservedUnitsOf, toPlaceable } from './market.activities';
 import { statusReasonFor } from '../src/orders/status-reasons';
 import { positionRowIdOf, refoldPositions } from '../src/positions/position-rows';

@@ -20,7 +20,7 @@ import { createRealtimePublisher } from '../../src/gateway';
 import { createLogger } from '../../src/logging/logger';
 import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
 import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
-import { createChainSettlement } from '../../src/settlement/chain-settlement';
+import { createChainSettlement } from '../../src/settlement/viem-settlement-port';
 import { buildOrder, signOrder } from '../../src/signing';
 import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';
 import { tradeTxWorkflowId } from '../../src/temporal/trade-tx.client';

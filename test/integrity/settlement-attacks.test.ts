@@ -20,7 +20,7 @@ import { freePort } from '../../src/embedded/free-port';
 import { createLogger } from '../../src/logging/logger';
 import { chainPortFromConfig, readingChainPortFromConfig } from '../../src/runtime/chain-from-config';
 import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
-import { createChainSettlement } from '../../src/settlement/chain-settlement';
+import { createChainSettlement } from '../../src/settlement/viem-settlement-port';
 import { buildOrder, signOrder, type SignedOrder } from '../../src/signing';
 import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';
 import { useTestDatabase } from '../helpers/test-database';

@@ -20,7 +20,7 @@ import { createLogger } from '../../src/logging/logger';
 import { matchingCollections, type MatchingCollections, type StoredOrder } from '../../src/matching/collections';
 import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
 import { composeApi, type ApiComposition } from '../../src/runtime/compose-api';
-import { createChainSettlement } from '../../src/settlement/chain-settlement';
+import { createChainSettlement } from '../../src/settlement/viem-settlement-port';
 import { buildOrder, signOrder, type SignedOrder } from '../../src/signing';
 import { chainWatcherWorkflowId, startChainWatcher } from '../../src/temporal/chain-watcher.client';
 import { connectTemporal, type TemporalHandle } from '../../src/temporal/connect';

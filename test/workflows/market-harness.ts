@@ -19,7 +19,7 @@ import { ensureMatchingIndexes, matchingCollections, type FillRecord, type Match
 import { fillIdOf, marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
 import { createLogger, type Logger } from '../../src/logging/logger';
 import { formatCanonical } from '../../src/money';
-import { SettlementChainError, type ReceiptState, type SettlementChain, type SubmitOptions } from '../../src/settlement/settlement-chain';
+import { SettlementChainError, type ReceiptState, type SettlementChain, type SubmitOptions } from '../../src/settlement/settlement-port';
 import { testTemporalAddress } from '../helpers/test-temporal';
 import { startSettlementWorker } from '../helpers/settlement-worker';
 

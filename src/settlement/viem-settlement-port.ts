@@ -3,7 +3,7 @@ import { ChainRevertError, matchLegsOf, matchSubmissionFromTrades, type ChainPor
 import { SendOutcomeUnknownError } from '../chain/lost-send-answer';
 import { signedOrderOfRecord } from '../ports/signed-order-of-record';
 import { isAppError } from '../errors';
-import { SettlementChainError, type SettlementBatch, type SettlementChain, type ReceiptState } from './settlement-chain';
+import { SettlementChainError, type SettlementBatch, type SettlementChain, type ReceiptState } from './settlement-port';
 
 /**
  * The real settlement port: one `matchOrders` per batch through the chain module. A batch holds
