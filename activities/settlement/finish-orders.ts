@@ -9,7 +9,7 @@ import { fillIdOf, fillIdsOf } from '../../src/matching/market-ids';
 import { presentOrder } from '../../src/matching/present';
 import { statusReasonFor } from '../../src/orders/status-reasons';
 import { holdLevelOf, type HoldLevel, type RealtimeEvent } from '../../src/ports/realtime-publisher';
-import { reservedUnitsOf } from '../market.activities';
+import { reservedUnitsOf } from '../market/stored-orders';
 import { FINAL, type SettlementContext } from './context';
 
 export function createOrderFinish({ c, afterSteps, publish }: SettlementContext) {

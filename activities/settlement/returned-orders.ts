@@ -5,7 +5,7 @@
 import { findByIds } from '../../src/matching/collections';
 import { fillIdsOf } from '../../src/matching/market-ids';
 import type { PlaceableOrder } from '../../src/matching/payloads';
-import { toPlaceable } from '../market.activities';
+import { toPlaceable } from '../market/stored-orders';
 import { returnsOf, type BlamedGroup, type BlamedOrder, type ReturnedOrder } from '../settlement-unwind';
 import type { SettlementContext } from './context';
 import type { FillStatusWrites } from './fill-status';
