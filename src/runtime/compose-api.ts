@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
-import { buildRootRouters, buildV1Routers, createApiModules } from '../api/routes';
+import { createApiModules } from '../api/routes';
 import type { ReadinessCheck } from '../http/health.routes';
-import { WS_PATH, type ApiServerDeps } from '../api/server';
+import type { ApiServerDeps } from '../api/server';
 import { consumeWsToken } from '../auth/ws-tokens';
 import { jwtSettingsOf } from '../auth/jwt-settings';
 import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../gateway';
@@ -24,13 +24,8 @@ import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../http/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
-import { webRoutes, webSettingsOf } from '../web';
-import { composeTradeRouters } from './compose-trade';
-import { createAmmVenue } from '../amm/amm-venue';
+import { composeRouters } from './compose-routers';
 import { createAmmSetupStarter } from '../temporal/amm-setup.client';
-import { orderTimelineRoutes } from '../admin/order-timeline.routes';
-import { matchingCollections } from '../matching/collections';
-import { temporalUiUrlOf } from '../ops/workflow-links';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -93,18 +88,7 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
   });
   const stopOrderMaintenance = orders.startMaintenance();
   return {
-    v1Routers: [...buildV1Routers(modules), ...orders.routers],
-    rootRouters: [
-      ...buildRootRouters(modules),
-      ...composeTradeRouters(modules, {
-        db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE,
-        amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined) }),
-      }),
-      webRoutes(webSettingsOf(config), WS_PATH),
-      ...(config.ADMIN_TOKEN
-        ? [orderTimelineRoutes({ adminToken: config.ADMIN_TOKEN, collections: matchingCollections(db), client: temporal.client, namespace: config.TEMPORAL_NAMESPACE, uiUrl: temporalUiUrlOf(config) })]
-        : []),
-    ],
+    ...composeRouters(config, { db, temporal, chain }, modules, orders),
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
     attachGateway: async (io) =>
