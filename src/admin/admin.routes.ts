@@ -1,12 +1,11 @@
 import { Router } from 'express';
 import { parseQuery } from '../http/query';
 import { validateOrThrow } from '../validation/ajv';
-import type { TickerRecord } from '../db/models';
 import { changeMarketStatus, ChangeMarketStatusDeps } from '../markets/change-market-status';
 import { createMarket } from '../markets/create-market';
 import { createAmmMarket, type CreateAmmMarketDeps } from '../markets/create-amm-market';
 import { validateConditionIdParam } from '../markets/market.schemas';
-import { listAdminMarkets } from '../markets/market-queries';
+import { listAdminMarkets, viewOfMarket } from '../markets/market-queries';
 import { presentMarket } from '../markets/present-market';
 import { operatorOf, requireAdminToken } from './admin-auth';
 import {
@@ -52,8 +51,7 @@ export function adminRoutes(deps: AdminRoutesDeps): Router {
       resolutionOutcome: body.resolution_outcome,
       actor: operatorOf(req),
     });
-    const ticker = await deps.store.tickers.findOne({ chain_id: market.chain_id, condition_id: market.condition_id }).lean<TickerRecord>().exec();
-    res.json(presentMarket(market, ticker, 'en'));
+    res.json(await viewOfMarket(deps, market, 'en'));
   });
 
   return router;

@@ -27,7 +27,7 @@ export async function findMarket(deps: MarketQueriesDeps, ref: Ref): Promise<Mar
   return market;
 }
 
-async function tickersOf(deps: MarketQueriesDeps, markets: MarketRecord[]): Promise<Map<string, TickerRecord>> {
+async function tickersOf(deps: Pick<MarketQueriesDeps, 'store'>, markets: MarketRecord[]): Promise<Map<string, TickerRecord>> {
   if (markets.length === 0) return new Map();
   const rows = await deps.store.tickers
     .find({ $or: markets.map((m) => ({ chain_id: m.chain_id, condition_id: m.condition_id })) })
@@ -72,9 +72,13 @@ export async function listAdminMarkets(
 }
 
 export async function getMarket(deps: MarketQueriesDeps, ref: Ref & { language: Language }): Promise<MarketView> {
-  const market = await findMarket(deps, ref);
+  return viewOfMarket(deps, await findMarket(deps, ref), ref.language);
+}
+
+/** A market as the routes answer it, with its ticker. */
+export async function viewOfMarket(deps: Pick<MarketQueriesDeps, 'store'>, market: MarketRecord, language: Language): Promise<MarketView> {
   const tickers = await tickersOf(deps, [market]);
-  return presentMarket(market, tickers.get(`${market.chain_id}:${market.condition_id}`) ?? null, ref.language);
+  return presentMarket(market, tickers.get(`${market.chain_id}:${market.condition_id}`) ?? null, language);
 }
 
 export async function getMarketTokens(
