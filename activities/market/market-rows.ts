@@ -3,7 +3,7 @@ import type { mongo } from 'mongoose';
 import { bulk } from '../../src/db/bulk-writes';
 import { timed } from '../../src/logging/stage-timings';
 import type { BatchWrite } from '../../src/matching/payloads';
-import { priceOfTicks } from '../../src/matching/present';
+import { priceOfTicks } from '../../src/presenters/present-ticker';
 import type { MarketContext } from './context';
 
 export function createMarketRowWrites({ c }: MarketContext) {

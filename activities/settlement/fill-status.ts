@@ -7,7 +7,7 @@ import { confirmedTradesOf } from '../../src/candles/confirmed-trades';
 import { timed } from '../../src/logging/stage-timings';
 import { findByIds, type FillRecord } from '../../src/matching/collections';
 import { fillIdOf, fillIdsOf } from '../../src/matching/market-ids';
-import { presentFill, presentSettledTrade } from '../../src/matching/present';
+import { presentFill, presentSettledTrade } from '../../src/presenters/present-fill';
 import { observeFillStatus } from '../../src/metrics/settlement-metrics';
 import type { RealtimeEvent, SpendLevel } from '../../src/ports/realtime-publisher';
 import { positionRowIdOf, refoldPositions } from '../../src/positions/position-rows';

@@ -6,8 +6,8 @@
 import type { mongo } from 'mongoose';
 import { findByIds, type FillRecord, type StoredOrder } from '../../src/matching/collections';
 import { fillIdOf, fillIdsOf } from '../../src/matching/market-ids';
-import { presentOrder } from '../../src/matching/present';
-import { statusReasonFor } from '../../src/orders/status-reasons';
+import { presentOrder } from '../../src/presenters/present-order';
+import { statusReasonFor } from '../../src/ports/status-reasons';
 import { holdLevelOf, type HoldLevel, type RealtimeEvent } from '../../src/ports/realtime-publisher';
 import { reservedUnitsOf } from '../market/stored-orders';
 import { FINAL, type SettlementContext } from './context';

@@ -9,7 +9,7 @@ import { checkOrder, type CheckedOrder } from './check-order';
 import type { OrderContext } from './context';
 import type { PlaceOrderItem } from './order.schema';
 import { reject, type OrderRejection } from './order-rejection';
-import { presentPlaced } from './present';
+import { presentPlaced } from '../presenters/present-order';
 import { collateralAsset, tokenAsset } from './reservations';
 import { timed } from '../logging/stage-timings';
 import { marketKeyOf } from '../matching/market-ids';

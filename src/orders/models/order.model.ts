@@ -2,7 +2,7 @@ import { Connection, Model, Schema } from 'mongoose';
 import type { OrderRecord } from '../../ports/order-record';
 import { modelOf } from '../../db/models/model-of';
 import { sameAsId } from '../../db/index-policy';
-import { STATUS_REASON_CODES } from '../status-reasons';
+import { STATUS_REASON_CODES } from '../../ports/status-reasons';
 
 const ORDER_STATUSES = ['OPEN', 'PARTIALLY_FILLED', 'MATCHED', 'FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED'];
 
