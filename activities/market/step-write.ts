@@ -103,7 +103,7 @@ export function createStepWrites(ctx: MarketContext) {
             size_units: leg.size, fee_units: leg.fee, collateral_units: leg.collateral, kind: t.kind,
             settlement_status: 'PENDING', tx_hash: '', counter_order_hash: other.orderHash, created_at: at, updated_at: at,
             settlement_batch: settlementBatch,
-            // The public print is written when the trade settles (settlement.activities.ts), from this.
+            // The public print is written when the trade settles (activities/settlement/public-trades.ts), from this.
             ...(role === 'taker' ? { trade_price: priceOfTicks(t.yesPrice) } : {}),
           });
         }
@@ -197,7 +197,7 @@ export function createStepWrites(ctx: MarketContext) {
         payload: { type: 'delta', seq: delta.bookSeq, changes: delta.changes.map((ch) => ({ side: ch.side, price: priceOfTicks(ch.price), remainingSize: shares(ch.remaining) })) },
       });
     }
-    // No `trades` print here: a print goes out when its trade settles (settlement.activities.ts),
+    // No `trades` print here: a print goes out when its trade settles (activities/settlement/public-trades.ts),
     // as REST lists only settled prints; the ticker's last price moves at once.
     if (batch.ticker) marketEvents.push({ channel: 'ticker', ...filter, payload: presentTicker(market, batch.ticker, batch.at) });
     // The step returns without waiting for its events to reach the API processes (the push lanes

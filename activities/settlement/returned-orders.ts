@@ -6,7 +6,7 @@ import { findByIds } from '../../src/matching/collections';
 import { fillIdsOf } from '../../src/matching/market-ids';
 import type { PlaceableOrder } from '../../src/matching/payloads';
 import { toPlaceable } from '../market/stored-orders';
-import { returnsOf, type BlamedGroup, type BlamedOrder, type ReturnedOrder } from '../settlement-unwind';
+import { returnsOf, type BlamedGroup, type BlamedOrder, type ReturnedOrder } from './blamed-returns';
 import type { SettlementContext } from './context';
 import type { FillStatusWrites } from './fill-status';
 import type { OrderFinish } from './finish-orders';
