@@ -13,7 +13,7 @@ import { chainInfoOf, createChainConditionPreparer, createChainRegistry, reprepa
 import { pingDatabase } from '../db/connect';
 import { pingTemporal, TemporalHandle } from '../temporal/connect';
 import { createMarketMatcherClient } from '../temporal/market-matcher.client';
-import { createWorkflowMarketStatusChanger } from '../temporal/market-status-changer';
+import { createWorkflowMarketStatusChanger } from '../temporal/workflow-status-changer';
 import { createMarketModel, type MarketRecord } from '../db/models';
 import { createHeartbeatStore, heartbeatsCollection } from '../heartbeat/beat-store';
 import { createDeadManSwitch } from '../heartbeat/dead-man-switch';
