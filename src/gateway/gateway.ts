@@ -16,7 +16,7 @@ import { createMarketStateReader, MarketStateReader } from './market-state-reade
 import { HeapUse, startMemoryGuard } from './memory-guard';
 import { NodeRegistration, registerNode } from './node-registry';
 import { PushReceiver, PushReceiverOptions, startPushReceiver } from './push-receiver';
-import type { Fanout } from './realtime-publisher';
+import type { Fanout } from './publisher-transport';
 import { SharedMessage } from './shared-message';
 import { SubscriptionMessage, validateSubscriptionMessage } from './subscription.schema';
 import { KeyStateReader, startKeyWatch, type KeyWatch } from './key-watch';
