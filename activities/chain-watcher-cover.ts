@@ -4,7 +4,7 @@
  * shortfall cancels the newest orders of the asset until the older ones are covered.
  */
 import { reserveOf } from '../src/engine/amounts';
-import type { StatusReason } from '../src/orders/status-reasons';
+import type { StatusReason } from '../src/ports/status-reasons';
 
 export type VoidReason = Extract<StatusReason, 'ONCHAIN_CANCEL' | 'NONCE_BUMPED' | 'BALANCE_CHANGED'>;
 

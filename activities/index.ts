@@ -1,10 +1,10 @@
 import type { Connection } from 'mongoose';
-import type { HandoffHolder } from '../src/contracts/market-matcher';
-import type { RealtimePublisher } from '../src/contracts/realtime-publisher';
+import type { HandoffHolder } from '../src/ports/market-matcher';
+import type { RealtimePublisher } from '../src/ports/realtime-publisher';
 import type { Logger } from '../src/logging/logger';
 import { matchingCollections } from '../src/matching/collections';
 import { createStepPriority } from '../src/matching/step-priority';
-import { UNCONFIGURED_CHAIN, type SettlementChain } from '../src/settlement/settlement-chain';
+import { UNCONFIGURED_CHAIN, type SettlementChain } from '../src/settlement/settlement-port';
 import { createHeartbeatStore, heartbeatsCollection } from '../src/heartbeat/beat-store';
 import { createHeartbeatActivities } from './heartbeat.activities';
 import { createMarketActivities } from './market.activities';

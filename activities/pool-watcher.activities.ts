@@ -11,7 +11,7 @@ import { createPoolTradeRecorder, type MinedPoolTrade } from '../src/amm/pool-tr
 import type { PoolWatchChain } from '../src/amm/pool-logs';
 import { poolTradeOf } from '../src/amm/pool-trades-of-tx';
 import type { BlockRef } from '../src/chain/watched-events';
-import type { RealtimePublisher } from '../src/contracts/realtime-publisher';
+import type { RealtimePublisher } from '../src/ports/realtime-publisher';
 import { createMarketModel, type MarketRecord } from '../src/db/models';
 import type { Logger } from '../src/logging/logger';
 import { nextScanStart, type WatchCursor } from './scan-range';

@@ -6,7 +6,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Connection } from 'mongoose';
 import type { Hex } from 'viem';
-import type { RealtimePublisher } from '../src/contracts/realtime-publisher';
+import type { RealtimePublisher } from '../src/ports/realtime-publisher';
 import type { TradeTxEvent } from '../src/db/models';
 import { NO_POOL_TRADES, type DecodePoolTrades, type PoolTradeOfTx } from '../src/trade/pool-trades-port';
 import { createTradeTxRecorder, type TradeTxEnd } from '../src/trade/record-trade-tx';

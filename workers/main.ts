@@ -12,7 +12,7 @@ import { assertNoDevKeyOffEmbeddedChain, chainPortFromConfig } from '../src/runt
 import { databaseFromConfig } from '../src/runtime/database-from-config';
 import { temporalAddressOf } from '../src/runtime/endpoints';
 import { createRealtimePublisher } from '../src/gateway';
-import { createChainSettlement } from '../src/settlement/chain-settlement';
+import { createChainSettlement } from '../src/settlement/viem-settlement-port';
 import { tradeTxChainOf } from '../src/trade/trade-tx-chain';
 import { startChainWatcher } from '../src/temporal/chain-watcher.client';
 import { startHandoffSweeper } from '../src/temporal/handoff-sweeper';

@@ -3,11 +3,11 @@
  * Names are wire contracts: renaming one breaks running workflows.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { CancelOutcome } from '../src/contracts/market-matcher';
+import type { CancelOutcome } from '../src/ports/market-matcher';
 import type { MarketRef } from '../src/matching/market-ids';
 import type { EngineCounters, MarketStatus } from '../src/matching/payloads';
 import type { CarriedSettlement } from '../src/matching/pending-settlements';
-import type { StatusReason } from '../src/orders/status-reasons';
+import type { StatusReason } from '../src/ports/status-reasons';
 
 /**
  * How long one workflow task of a market may take (Temporal's default is 10 s; continue-as-new

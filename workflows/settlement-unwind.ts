@@ -5,7 +5,7 @@
  */
 import { getExternalWorkflowHandle } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement.activities';
-import type { BlamedGroup } from '../activities/settlement-unwind';
+import type { BlamedGroup } from '../activities/settlement/blamed-returns';
 import { marketWorkflowId, type MarketRef } from '../src/matching/market-ids';
 import { returnOrdersSignal } from './definitions';
 

@@ -6,9 +6,9 @@
  * (saved trades, for average prices in positions) is keyed the same way.
  */
 import type { Connection } from 'mongoose';
-import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import type { RealtimeEvent } from '../ports/realtime-publisher';
 import { createMarketModel, createPublicTradeModel, createSavedTradeModel, createTickerModel, type MarketRecord } from '../db/models';
-import { presentTicker } from '../matching/present';
+import { presentTicker } from '../presenters/present-ticker';
 import { formatCanonical } from '../money';
 import type { PoolTradeOfTx } from '../trade/pool-trades-port';
 import { priceTicksOf } from './pool-events';

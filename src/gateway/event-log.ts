@@ -1,5 +1,5 @@
 import type { Connection, mongo } from 'mongoose';
-import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import type { RealtimeEvent } from '../ports/realtime-publisher';
 
 /**
  * The realtime event log: one document per published event, numbered by one global sequence that

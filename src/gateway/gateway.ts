@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Connection } from 'mongoose';
 import type { Server, Socket } from 'socket.io';
-import { isInternalEvent, type DeliveredEvent, type RealtimeEvent } from '../contracts/realtime-publisher';
+import { isInternalEvent, type DeliveredEvent, type RealtimeEvent } from '../ports/realtime-publisher';
 import { AppError, ErrorCode, isAppError, unavailableDatabase } from '../errors';
 import type { Logger } from '../logging/logger';
 import { validateOrThrow } from '../validation/ajv';
@@ -18,7 +18,7 @@ import { createMarketStateReader, MarketStateReader } from './market-state-reade
 import { HeapUse, startMemoryGuard } from './memory-guard';
 import { NodeRegistration, registerNode } from './node-registry';
 import { PushReceiver, PushReceiverOptions, startPushReceiver } from './push-receiver';
-import type { Fanout } from './realtime-publisher';
+import type { Fanout } from './publisher-transport';
 import { SharedMessage } from './shared-message';
 import { SubscriptionMessage, validateSubscriptionMessage } from './subscription.schema';
 import { KeyStateReader, startKeyWatch, type KeyWatch } from './key-watch';

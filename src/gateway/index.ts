@@ -1,7 +1,7 @@
 export { attachGateway } from './gateway';
 export type { Gateway, GatewayDeps } from './gateway';
-export { createRealtimePublisher } from './realtime-publisher';
-export type { Fanout, RealtimePublisherDeps } from './realtime-publisher';
+export { createRealtimePublisher } from './publisher-transport';
+export type { Fanout, RealtimePublisherDeps } from './publisher-transport';
 export { DEFAULT_GATEWAY_LIMITS, GATEWAY_SOCKET_OPTIONS } from './limits';
 export type { GatewayLimits } from './limits';
 export type { WsTokenConsumer } from './ws-auth';

@@ -1,4 +1,4 @@
-import type { DeliveredEvent } from '../contracts/realtime-publisher';
+import type { DeliveredEvent } from '../ports/realtime-publisher';
 import type { BookLevel, BookSnapshot } from './book-snapshot';
 import type { MarketRef } from './market-directory';
 import { SharedMessage } from './shared-message';

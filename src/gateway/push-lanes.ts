@@ -5,7 +5,7 @@
  * after (a market step returns before its events are delivered; docs/realtime.md), and a slow
  * or gone process holds up only its own lane.
  */
-import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import type { RealtimeEvent } from '../ports/realtime-publisher';
 import { MAX_PUSH_BYTES } from './push-receiver';
 
 /** Events per push at most (whole publishes; a larger single publish still goes as one push). */

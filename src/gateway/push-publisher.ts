@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { RealtimeEvent, RealtimePublisher } from '../contracts/realtime-publisher';
+import type { RealtimeEvent, RealtimePublisher } from '../ports/realtime-publisher';
 import type { Logger } from '../logging/logger';
 import { NodeLiveness } from './node-liveness';
 import { registeredNodes, type RealtimeNode } from './node-registry';

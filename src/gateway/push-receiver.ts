@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import type { RealtimeEvent } from '../ports/realtime-publisher';
 import type { Logger } from '../logging/logger';
 
 /** Largest push body: one activity's events for one step (a big match) fit in far less. */

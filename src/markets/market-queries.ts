@@ -30,7 +30,7 @@ export async function findMarket(deps: MarketQueriesDeps, ref: Ref): Promise<Mar
   return market;
 }
 
-async function tickersOf(deps: MarketQueriesDeps, markets: MarketRecord[]): Promise<Map<string, TickerRecord>> {
+async function tickersOf(deps: Pick<MarketQueriesDeps, 'store'>, markets: MarketRecord[]): Promise<Map<string, TickerRecord>> {
   if (markets.length === 0) return new Map();
   const rows = await deps.store.tickers
     .find({ $or: markets.map((m) => ({ chain_id: m.chain_id, condition_id: m.condition_id })) })

@@ -1,6 +1,6 @@
 /**
  * The MongoDB collections the matching layer writes, as native driver collections (bulk writes,
- * guarded upserts). Shapes: src/contracts/order-record.ts (orders), src/db/models (book_levels,
+ * guarded upserts). Shapes: src/ports/order-record.ts (orders), src/db/models (book_levels,
  * book_states, tickers, trades, markets, market_status_changes) and FillRecord below (fills).
  */
 import type { Connection, mongo } from 'mongoose';
@@ -9,7 +9,7 @@ type Collection<T extends mongo.Document> = mongo.Collection<T>;
 type Document = mongo.Document;
 type Filter<T extends Document> = mongo.Filter<T>;
 type WithId<T extends Document> = mongo.WithId<T>;
-import type { OrderRecord } from '../contracts/order-record';
+import type { OrderRecord } from '../ports/order-record';
 import { secondaryIndexesUsed } from '../db/index-policy';
 import { candlesOf } from '../candles/candle-store';
 import type { CandleRow } from '../candles/candle-math';

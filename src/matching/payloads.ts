@@ -4,7 +4,7 @@
  * as stated. Every write carries the engine seq that produced it, so retried activities never
  * apply a write twice (FerretDB has no transactions: idempotency comes from guarded upserts).
  */
-import type { StatusReason } from '../orders/status-reasons';
+import type { StatusReason } from '../ports/status-reasons';
 import { ZERO_ADDRESS } from '../engine/types';
 import type { MarketRef } from './market-ids';
 

@@ -9,8 +9,8 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { AppError } from '../errors';
 import { findByIds, type FillRecord, type MatchingCollections, type StoredOrder } from '../matching/collections';
 import { settlementWorkflowId } from '../matching/market-ids';
-import { statusReasonOf } from '../orders/status-reasons';
-import { TERMINAL_STATUSES } from '../contracts/order-record';
+import { statusReasonOf } from '../ports/status-reasons';
+import { TERMINAL_STATUSES } from '../ports/order-record';
 import { workflowLink, type WorkflowRef } from './workflow-links';
 
 export type TimelineStep = 'ACCEPTED' | 'REACHED_BOOK' | 'FILL' | 'WORKFLOW' | 'FINAL' | 'NOW';

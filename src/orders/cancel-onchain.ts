@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import { signedOrderOfRecord } from '../contracts/signed-order-of-record';
+import { signedOrderOfRecord } from '../ports/signed-order-of-record';
 import { AppError } from '../errors';
 import type { OrderContext } from './context';
 import { notCancellable } from './cancel-orders';

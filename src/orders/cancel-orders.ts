@@ -1,8 +1,8 @@
-import type { CancelOutcome, MarketRef } from '../contracts/market-matcher';
-import { TERMINAL_STATUSES, type OrderRecord, type OrderStatus } from '../contracts/order-record';
+import type { CancelOutcome, MarketRef } from '../ports/market-matcher';
+import { TERMINAL_STATUSES, type OrderRecord, type OrderStatus } from '../ports/order-record';
 import { AppError } from '../errors';
 import type { OrderContext } from './context';
-import type { StatusReason } from './status-reasons';
+import type { StatusReason } from '../ports/status-reasons';
 import type { CancelBody } from './order.schema';
 
 type NotCancelled = CancelOutcome['not_cancelled'][number];

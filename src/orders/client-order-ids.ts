@@ -15,7 +15,7 @@
  * (docs/market-makers.md).
  */
 import type { Connection, mongo } from 'mongoose';
-import { TERMINAL_STATUSES, type OrderStatus } from '../contracts/order-record';
+import { TERMINAL_STATUSES, type OrderStatus } from '../ports/order-record';
 import { insertEach } from '../db/insert-each';
 import type { OrderModel } from './models';
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Connection } from 'mongoose';
-import type { MarketMatcher } from '../contracts/market-matcher';
+import type { MarketMatcher } from '../ports/market-matcher';
 import { createMarketModel, type MarketModel } from '../db/models/market.model';
 import { createTickerModel, type TickerModel } from '../db/models/ticker.model';
 import type { Logger } from '../logging/logger';

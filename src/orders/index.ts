@@ -7,7 +7,7 @@ import { startOrderMaintenance } from './maintenance';
 import { ordersRoutes } from './orders.routes';
 import { positionsRoutes } from './positions.routes';
 import { createOrderEventHook } from './realtime-hooks';
-import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import type { RealtimeEvent } from '../ports/realtime-publisher';
 
 export interface OrderRouters {
   /** Mount under /v1 (createApp's v1Routers). */

@@ -7,7 +7,7 @@
  * order accepted within a second of a pause ends CANCELLED with reason MARKET_NOT_ACTIVE instead
  * of being refused inline (docs/orders.md).
  */
-import type { MarketRef } from '../contracts/market-matcher';
+import type { MarketRef } from '../ports/market-matcher';
 import type { MarketModel, MarketRecord } from '../db/models/market.model';
 import { marketKeyOf } from '../matching/market-ids';
 

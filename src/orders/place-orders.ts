@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
 import { countOrderResults } from '../metrics/order-metrics';
-import type { MarketRef } from '../contracts/market-matcher';
-import type { OrderRecord } from '../contracts/order-record';
+import type { MarketRef } from '../ports/market-matcher';
+import type { OrderRecord } from '../ports/order-record';
 import type { MarketRecord } from '../db/models/market.model';
 import { orderDigest, verifyOrderSignature } from '../signing';
 import { balanceAssetOf, type AssetRef } from './balance-cache';
@@ -9,7 +9,7 @@ import { checkOrder, type CheckedOrder } from './check-order';
 import type { OrderContext } from './context';
 import type { PlaceOrderItem } from './order.schema';
 import { reject, type OrderRejection } from './order-rejection';
-import { presentPlaced } from './present';
+import { presentPlaced } from '../presenters/present-order';
 import { collateralAsset, tokenAsset } from './reservations';
 import { timed } from '../logging/stage-timings';
 import { marketKeyOf } from '../matching/market-ids';

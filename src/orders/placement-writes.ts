@@ -6,7 +6,7 @@
  * the database at a few commands per batch instead of several per order.
  */
 import type { mongo } from 'mongoose';
-import type { OrderRecord } from '../contracts/order-record';
+import type { OrderRecord } from '../ports/order-record';
 import { coalescingLoader } from '../db/coalescing-loader';
 import { insertEach } from '../db/insert-each';
 import { handoffMarkers, markHandoffs } from '../matching/handoff-markers';

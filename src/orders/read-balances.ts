@@ -5,7 +5,7 @@ import { formatCanonical } from '../money';
 import { compileSchema } from '../validation/ajv';
 import { balanceAssetOf, type AssetRef } from './balance-cache';
 import type { OrderContext } from './context';
-import type { OrderStatus } from '../contracts/order-record';
+import type { OrderStatus } from '../ports/order-record';
 import { checkChainId } from './read-orders';
 import { collateralAsset, tokenAsset } from './reservations';
 

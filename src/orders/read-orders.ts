@@ -1,9 +1,9 @@
 import { checkLimit, decodeCursor, pageQuery, toPage, type Page } from '../http/pagination';
-import type { OrderRecord, OrderStatus } from '../contracts/order-record';
+import type { OrderRecord, OrderStatus } from '../ports/order-record';
 import { AppError } from '../errors';
 import type { OrderContext } from './context';
 import type { OrdersQuery } from './order.schema';
-import { presentOrder } from './present';
+import { presentOrder } from '../presenters/present-order';
 
 export const STATUS_GROUPS: Record<OrdersQuery['status'], OrderStatus[] | undefined> = {
   open: ['OPEN', 'PARTIALLY_FILLED'],

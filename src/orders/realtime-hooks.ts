@@ -1,4 +1,4 @@
-import type { HoldLevel, RealtimeEvent, SpendLevel } from '../contracts/realtime-publisher';
+import type { HoldLevel, RealtimeEvent, SpendLevel } from '../ports/realtime-publisher';
 import { readOnce } from '../db/read-once';
 import type { MarketRecord } from '../db/models/market.model';
 import { balanceAssetOf } from './balance-cache';

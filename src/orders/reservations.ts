@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { mongo } from 'mongoose';
-import type { OrderRecord } from '../contracts/order-record';
+import type { OrderRecord } from '../ports/order-record';
 import { AppError } from '../errors';
 import { sameTickLoader } from '../db/coalescing-loader';
 import { insertEach } from '../db/insert-each';

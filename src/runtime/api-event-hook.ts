@@ -1,5 +1,5 @@
-import type { HandoffHolder } from '../contracts/market-matcher';
-import type { RealtimeEvent } from '../contracts/realtime-publisher';
+import type { HandoffHolder } from '../ports/market-matcher';
+import type { RealtimeEvent } from '../ports/realtime-publisher';
 import type { Logger } from '../logging/logger';
 
 /**

@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import type { Connection } from 'mongoose';
-import { buildRootRouters, buildV1Routers, createApiModules } from '../api/routes';
+import { createApiModules } from '../api/routes';
 import type { ReadinessCheck } from '../http/health.routes';
-import { WS_PATH, type ApiServerDeps } from '../api/server';
+import type { ApiServerDeps } from '../api/server';
 import { consumeWsToken } from '../auth/ws-tokens';
 import { jwtSettingsOf } from '../auth/jwt-settings';
 import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../gateway';
@@ -13,7 +13,7 @@ import { chainInfoOf, createChainConditionPreparer, createChainRegistry, reprepa
 import { pingDatabase } from '../db/connect';
 import { pingTemporal, TemporalHandle } from '../temporal/connect';
 import { createMarketMatcherClient } from '../temporal/market-matcher.client';
-import { createWorkflowMarketStatusChanger } from '../temporal/market-status-changer';
+import { createWorkflowMarketStatusChanger } from '../temporal/workflow-status-changer';
 import { createMarketModel, type MarketRecord } from '../db/models';
 import { createHeartbeatStore, heartbeatsCollection } from '../heartbeat/beat-store';
 import { createDeadManSwitch } from '../heartbeat/dead-man-switch';
@@ -24,17 +24,12 @@ import { createOrderRouters, orderChainPortFromChainPorts } from '../orders';
 import { createRateLimits } from '../http/middleware/rate-limits';
 import { createApiEventHook } from './api-event-hook';
 import { observeGateway } from '../metrics/gateway-metrics';
-import { webRoutes, webSettingsOf } from '../web';
-import { composeTradeRouters } from './compose-trade';
-import { createAmmVenue } from '../amm/amm-venue';
+import { composeRouters } from './compose-routers';
 import { createPoolStateReader } from '../amm/pool-state';
 import { createAmmSetupStarter } from '../temporal/amm-setup.client';
 import { createMarketChainSync } from '../temporal/market-chain-status.client';
 import { createAmmFunder } from '../temporal/amm-funding.client';
 import { seedDemoAmmMarket } from '../markets/seed-demo-amm-market';
-import { orderTimelineRoutes } from '../admin/order-timeline.routes';
-import { matchingCollections } from '../matching/collections';
-import { temporalUiUrlOf } from '../config/temporal-ui-url';
 
 export interface ApiComposition {
   v1Routers: Router[];
@@ -106,18 +101,7 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
   });
   const stopOrderMaintenance = orders.startMaintenance();
   return {
-    v1Routers: [...buildV1Routers(modules), ...orders.routers],
-    rootRouters: [
-      ...buildRootRouters(modules),
-      ...composeTradeRouters(modules, {
-        db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE,
-        amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined), readerFor: poolStatesFor }),
-      }),
-      webRoutes(webSettingsOf(config), WS_PATH),
-      ...(config.ADMIN_TOKEN
-        ? [orderTimelineRoutes({ adminToken: config.ADMIN_TOKEN, collections: matchingCollections(db), client: temporal.client, namespace: config.TEMPORAL_NAMESPACE, uiUrl: temporalUiUrlOf(config) })]
-        : []),
-    ],
+    ...composeRouters(config, { db, temporal, chain, poolStatesFor }, modules, orders),
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
     attachGateway: async (io) =>

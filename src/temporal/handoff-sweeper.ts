@@ -4,7 +4,7 @@
  * already took, so re-sending is always safe. Runs in the worker process; finds the orders through
  * their hand-off markers (src/matching/handoff-markers.ts).
  */
-import type { MarketMatcher } from '../contracts/market-matcher';
+import type { MarketMatcher } from '../ports/market-matcher';
 import type { Logger } from '../logging/logger';
 import type { MatchingCollections } from '../matching/collections';
 import { MarkerSightings } from './marker-sightings';

@@ -10,10 +10,10 @@
  */
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { SearchAttributeType, TypedSearchAttributes, defineSearchAttributeKey, type Duration } from '@temporalio/common';
-import type { CancelOutcome, HandoffHolder, MarketMatcher, MarketRef } from '../contracts/market-matcher';
+import type { CancelOutcome, HandoffHolder, MarketMatcher, MarketRef } from '../ports/market-matcher';
 import { marketKeyOf, marketWorkflowId } from '../matching/market-ids';
 import type { MarketStatus } from '../matching/payloads';
-import type { StatusReason } from '../orders/status-reasons';
+import type { StatusReason } from '../ports/status-reasons';
 import {
   cancelOrdersUpdate, MARKET_WORKFLOW_TASK_TIMEOUT, MAX_CANCEL_HASHES, setMarketStatusUpdate, submitOrdersSignal, type MarketWorkflowInput, type StatusResult,
 } from '../../workflows/definitions';

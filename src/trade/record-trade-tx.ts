@@ -5,7 +5,7 @@
  * so a retried activity writes nothing twice.
  */
 import type { Connection } from 'mongoose';
-import type { RealtimePublisher } from '../contracts/realtime-publisher';
+import type { RealtimePublisher } from '../ports/realtime-publisher';
 import { createPoolTradeRecorder } from '../amm/pool-trade-recorder';
 import { createTradeTxModel, type TradeTxEvent, type TradeTxRecord, type TradeTxStatus } from '../db/models';
 import type { PoolTradeOfTx } from './pool-trades-port';

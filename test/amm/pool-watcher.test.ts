@@ -15,7 +15,7 @@ import { poolTradeId } from '../../src/amm/pool-trade-recorder';
 import { poolTradesOfTx } from '../../src/amm/pool-trades-of-tx';
 import { poolWatcherWorkflowId } from '../../src/amm/pool-watcher-id';
 import { ammPoolAbi } from '../../src/chain/generated';
-import type { RealtimeEvent } from '../../src/contracts/realtime-publisher';
+import type { RealtimeEvent } from '../../src/ports/realtime-publisher';
 import { createMarketModel, createPublicTradeModel, createSavedTradeModel, createTickerModel, createTradeTxModel, type MarketRecord } from '../../src/db/models';
 import { createLogger } from '../../src/logging/logger';
 import { startPoolWatcher } from '../../src/temporal/pool-watcher.client';

@@ -3,7 +3,7 @@ import { encodeFunctionData } from 'viem';
 import { ChainRevertError, createChainPort, orderFillFor } from '../../src/chain';
 import { matchGasLimit } from '../../src/chain/submit-matches';
 import { collateralAbi, conditionalTokensAbi, contractWalletAbi, contractWalletBytecode, exchangeAbi } from '../../src/chain/generated';
-import { createChainSettlement } from '../../src/settlement/chain-settlement';
+import { createChainSettlement } from '../../src/settlement/viem-settlement-port';
 import { orderDigest, signDigest } from '../../src/signing';
 import { E18, startFixture, withoutHash, type Fixture } from './chain-fixture';
 

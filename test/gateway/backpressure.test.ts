@@ -1,6 +1,6 @@
 import type { Socket as NetSocket } from 'node:net';
 import type { Socket as ClientSocket } from 'socket.io-client';
-import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import type { RealtimeEvent, RealtimePublisher } from '../../src/ports/realtime-publisher';
 import { gatewayCuts } from '../../src/metrics/metrics';
 import { useTestDatabase } from '../helpers/test-database';
 import {

@@ -1,5 +1,5 @@
 import type { Socket as ClientSocket } from 'socket.io-client';
-import type { RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import type { RealtimePublisher } from '../../src/ports/realtime-publisher';
 import { useTestDatabase } from '../helpers/test-database';
 import {
   BookWriter, CHAIN_ID, client, ClientBook, connected, eventually, GatewayServer, LevelChange, newPublisher, request, seedMarket, startGatewayServer,

@@ -3,7 +3,7 @@ import type { Connection } from 'mongoose';
 import { io as connectClient, Socket as ClientSocket } from 'socket.io-client';
 import { startApiServer, RunningApi, WS_PATH } from '../../src/api/server';
 import { consumeWsToken, issueWsToken, WsTokenDeps } from '../../src/auth';
-import type { RealtimeEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import type { RealtimeEvent, RealtimePublisher } from '../../src/ports/realtime-publisher';
 import { createBookLevelModel, createBookStateModel, createMarketModel, createWsTokenModel, createWsTokenUseModel } from '../../src/db/models';
 import { attachGateway, createRealtimePublisher, Fanout, Gateway, GatewayDeps, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
 import { createLogger } from '../../src/logging/logger';

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RealtimeEvent } from '../../src/contracts/realtime-publisher';
+import type { RealtimeEvent } from '../../src/ports/realtime-publisher';
 import { NODES_COLLECTION, registerNode, type NodeRegistration, type RealtimeNode } from '../../src/gateway/node-registry';
 import { createPushPublisher } from '../../src/gateway/push-publisher';
 import { PushLane, pushBodies } from '../../src/gateway/push-lanes';

@@ -1,5 +1,5 @@
 import type { Socket as ClientSocket } from 'socket.io-client';
-import type { DeliveredEvent, RealtimePublisher } from '../../src/contracts/realtime-publisher';
+import type { DeliveredEvent, RealtimePublisher } from '../../src/ports/realtime-publisher';
 import { useTestDatabase } from '../helpers/test-database';
 import {
   CHAIN_ID, client, connected, eventually, GatewayServer, issueWsToken, newPublisher, request, seedMarket, startGatewayServer, wallet, wsTokenDeps,

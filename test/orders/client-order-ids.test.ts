@@ -1,6 +1,6 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { MarketRecord } from '../../src/db/models/market.model';
-import { presentOrder as presentUserOrder } from '../../src/matching/present';
+import { presentOrder as presentUserOrder } from '../../src/presenters/present-order';
 import { CLAIM_GRACE_MS, claimId, CLIENT_ORDER_IDS } from '../../src/orders/client-order-ids';
 import { useTestDatabase } from '../helpers/test-database';
 import { ONE, asWallet, call, insertMarket, place, signedItem, startOrderHarness, type OrderHarness } from './harness';

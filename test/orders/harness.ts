@@ -9,7 +9,7 @@ import { zeroAddress, type Address, type Hex } from 'viem';
 import { createApp } from '../../src/api/app';
 import { createAuthGuards } from '../../src/auth/auth.middleware';
 import { devAccounts } from '../../src/chain/local/dev-accounts';
-import type { CancelOutcome, MarketMatcher, MarketRef } from '../../src/contracts/market-matcher';
+import type { CancelOutcome, MarketMatcher, MarketRef } from '../../src/ports/market-matcher';
 import { createMarketModel, type MarketRecord } from '../../src/db/models/market.model';
 import { AppError } from '../../src/errors';
 import { createLogger } from '../../src/logging/logger';

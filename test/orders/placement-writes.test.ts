@@ -1,4 +1,4 @@
-import type { OrderRecord } from '../../src/contracts/order-record';
+import type { OrderRecord } from '../../src/ports/order-record';
 import { HANDOFF_MARKERS } from '../../src/matching/handoff-markers';
 import { useTestDatabase } from '../helpers/test-database';
 import { collateralAsset } from '../../src/orders/reservations';

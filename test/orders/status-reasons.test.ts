@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { marketWorkflowId } from '../../src/matching/market-ids';
-import { STATUS_REASON_CODES, statusReasonOf } from '../../src/orders/status-reasons';
+import { STATUS_REASON_CODES, statusReasonOf } from '../../src/ports/status-reasons';
 import { removeOrdersSignal } from '../../workflows/definitions';
 import { useMarketWorkflowStack } from '../helpers/market-workflow-stack';
 import { eventually } from '../helpers/eventually';

@@ -1,5 +1,5 @@
-import type { MarketRef } from '../../src/contracts/market-matcher';
-import type { RealtimeEvent } from '../../src/contracts/realtime-publisher';
+import type { MarketRef } from '../../src/ports/market-matcher';
+import type { RealtimeEvent } from '../../src/ports/realtime-publisher';
 import { createLogger } from '../../src/logging/logger';
 import { createApiEventHook } from '../../src/runtime/api-event-hook';
 

@@ -11,15 +11,15 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import type { Connection as DbConnection } from 'mongoose';
 import { stopBeforeDatabaseCloses } from '../helpers/test-database';
 import { createActivities } from '../../activities';
-import type { OrderRecord } from '../../src/contracts/order-record';
-import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher, SpendLevel } from '../../src/contracts/realtime-publisher';
+import type { OrderRecord } from '../../src/ports/order-record';
+import type { DeliveredEvent, HandoffHoldEvent, HoldLevel, RealtimeEvent, RealtimePublisher, SpendLevel } from '../../src/ports/realtime-publisher';
 import { reserveOf, signedAmounts } from '../../src/engine';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { ensureMatchingIndexes, matchingCollections, type FillRecord, type MatchingCollections } from '../../src/matching/collections';
 import { fillIdOf, marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
 import { createLogger, type Logger } from '../../src/logging/logger';
 import { formatCanonical } from '../../src/money';
-import { SettlementChainError, type ReceiptState, type SettlementChain, type SubmitOptions } from '../../src/settlement/settlement-chain';
+import { SettlementChainError, type ReceiptState, type SettlementChain, type SubmitOptions } from '../../src/settlement/settlement-port';
 import { testTemporalAddress } from '../helpers/test-temporal';
 import { startSettlementWorker } from '../helpers/settlement-worker';
 

@@ -5,7 +5,7 @@ import { MAX_PLACE_BATCH_WIDE } from '../../workflows/market/limits';
 import { MAX_MAKERS_PER_TAKER } from '../../src/engine';
 import type { MarketRecord } from '../../src/db/models';
 import { createMarketMatcherClient } from '../../src/temporal/market-matcher.client';
-import { createWorkflowMarketStatusChanger } from '../../src/temporal/market-status-changer';
+import { createWorkflowMarketStatusChanger } from '../../src/temporal/workflow-status-changer';
 import { useMarketWorkflowStack } from '../helpers/market-workflow-stack';
 import { eventually } from '../helpers/eventually';
 import { saveHistory, insertMarket, newMarket, persist, SHARE, wallet } from './market-harness';

@@ -10,7 +10,7 @@ import { createSettlementActivities } from '../../activities/settlement.activiti
 import { ensureMatchingIndexes, matchingCollections, type StoredOrder } from '../../src/matching/collections';
 import { fillIdOf, marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
 import type { BatchWrite } from '../../src/matching/payloads';
-import { UNCONFIGURED_CHAIN } from '../../src/settlement/settlement-chain';
+import { UNCONFIGURED_CHAIN } from '../../src/settlement/settlement-port';
 import { useTestDatabase } from '../helpers/test-database';
 import { logger, newMarket, orderRecord, pendingFill, RecordingPublisher, SHARE, store, wallet } from './market-harness';
 

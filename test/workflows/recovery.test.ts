@@ -1,8 +1,8 @@
 import { ServiceError } from '@temporalio/client';
 import { marketDepthQuery, marketViewQuery, type MarketWorkflowInput } from '../../workflows/definitions';
 import { HANDOFF_HOLD_MS } from '../../workflows/market/limits';
-import type { MarketMatcher } from '../../src/contracts/market-matcher';
-import type { OrderRecord } from '../../src/contracts/order-record';
+import type { MarketMatcher } from '../../src/ports/market-matcher';
+import type { OrderRecord } from '../../src/ports/order-record';
 import { markHandoffs } from '../../src/matching/handoff-markers';
 import { marketKeyOf, marketWorkflowId, settlementWorkflowId, type MarketRef } from '../../src/matching/market-ids';
 import { ORPHAN_MARKER_MS, startHandoffSweeper } from '../../src/temporal/handoff-sweeper';

@@ -3,7 +3,7 @@ import { createSettlementActivities } from '../../activities/settlement.activiti
 import { ensureMatchingIndexes, matchingCollections } from '../../src/matching/collections';
 import { fillIdOf, marketKeyOf } from '../../src/matching/market-ids';
 import { createStepPriority, type StepPriority } from '../../src/matching/step-priority';
-import { UNCONFIGURED_CHAIN } from '../../src/settlement/settlement-chain';
+import { UNCONFIGURED_CHAIN } from '../../src/settlement/settlement-port';
 import { useTestDatabase } from '../helpers/test-database';
 import { logger, newMarket, pendingFill, RecordingPublisher } from './market-harness';
 

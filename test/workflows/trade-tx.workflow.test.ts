@@ -10,7 +10,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Hex } from 'viem';
 import { createTradeTxActivities } from '../../activities/trade-tx.activities';
-import type { RealtimeEvent } from '../../src/contracts/realtime-publisher';
+import type { RealtimeEvent } from '../../src/ports/realtime-publisher';
 import { createTradeTxModel } from '../../src/db/models';
 import { createTradeTxStarter, tradeTxWorkflowId } from '../../src/temporal/trade-tx.client';
 import { saveTradeTx } from '../../src/trade/save-trade-tx';

@@ -2,7 +2,7 @@
  * A wallet's cancel (an update: it answers per hash). Resting orders of the wallet leave the book;
  * one stored but not handed over yet ends here, and its placement skips it.
  */
-import type { CancelOutcome } from '../../src/contracts/market-matcher';
+import type { CancelOutcome } from '../../src/ports/market-matcher';
 import type { EngineEvent } from '../../src/engine';
 import type { DirectEnd } from '../../src/matching/payloads';
 import type { CancelOrders } from '../definitions';

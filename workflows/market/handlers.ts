@@ -4,9 +4,9 @@
  * has exactly one winner.
  */
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
-import type { CancelOutcome } from '../../src/contracts/market-matcher';
+import type { CancelOutcome } from '../../src/ports/market-matcher';
 import type { MarketStatus } from '../../src/matching/payloads';
-import { isStatusReason } from '../../src/orders/status-reasons';
+import { isStatusReason } from '../../src/ports/status-reasons';
 import {
   cancelOrdersUpdate, MAX_CANCEL_HASHES, marketDepthQuery, marketViewQuery, removeOrdersSignal, returnOrdersSignal, setMarketStatusUpdate, submitOrdersSignal,
   type StatusResult,

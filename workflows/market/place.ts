@@ -3,7 +3,7 @@ import { log, patched, workflowInfo } from '@temporalio/workflow';
 import { isEngineError, type EngineEvent, type EngineOrder } from '../../src/engine';
 import type { DirectEnd, MarketStatus, PlaceableOrder } from '../../src/matching/payloads';
 import { placeablesOf } from '../../src/matching/payloads';
-import type { StatusReason } from '../../src/orders/status-reasons';
+import type { StatusReason } from '../../src/ports/status-reasons';
 import { STEP_JOURNAL } from '../patches';
 import { step } from './activities';
 import { secondsOf } from './clock';

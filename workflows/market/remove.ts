@@ -5,7 +5,7 @@
 import { patched } from '@temporalio/workflow';
 import type { EngineEvent } from '../../src/engine';
 import type { DirectEnd } from '../../src/matching/payloads';
-import { statusReasonFor } from '../../src/orders/status-reasons';
+import { statusReasonFor } from '../../src/ports/status-reasons';
 import type { RemoveOrders, ReturnOrders } from '../definitions';
 import { applyReturn } from '../market-returns';
 import { REMOVE_UNPLACED } from '../patches';

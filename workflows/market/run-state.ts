@@ -3,7 +3,7 @@
  * queue, the book, and the run's settlement and roll-over state. Plain fields, no closures, so a
  * reader sees in one place what a step may change.
  */
-import type { CancelOutcome } from '../../src/contracts/market-matcher';
+import type { CancelOutcome } from '../../src/ports/market-matcher';
 import type { Engine } from '../../src/engine';
 import { marketKeyOf, type MarketRef } from '../../src/matching/market-ids';
 import type { MarketInfo, TradeWrite } from '../../src/matching/payloads';

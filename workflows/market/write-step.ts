@@ -3,7 +3,7 @@ import { patched } from '@temporalio/workflow';
 import type { EngineEvent } from '../../src/engine';
 import { foldEvents } from '../../src/matching/batch-write';
 import type { DirectEnd, StepInputs } from '../../src/matching/payloads';
-import type { StatusReason } from '../../src/orders/status-reasons';
+import type { StatusReason } from '../../src/ports/status-reasons';
 import { SETTLEMENT_COALESCED } from '../patches';
 import { step } from './activities';
 import type { LoadedRun } from './run-state';

@@ -1,6 +1,6 @@
 import { ADDRESS, DECIMAL, HEX32, UINT_STRING } from '../../markets/market.schemas';
 import { pageSchema } from '../../http/pagination';
-import { STATUS_REASON_CODES, STATUS_REASONS } from '../../orders/status-reasons';
+import { STATUS_REASON_CODES, STATUS_REASONS } from '../../ports/status-reasons';
 
 // Request schemas are the ones the order routes validate with: one source for both.
 export {

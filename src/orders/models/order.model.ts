@@ -1,8 +1,8 @@
 import { Connection, Model, Schema } from 'mongoose';
-import type { OrderRecord } from '../../contracts/order-record';
+import type { OrderRecord } from '../../ports/order-record';
 import { modelOf } from '../../db/models/model-of';
 import { sameAsId } from '../../db/index-policy';
-import { STATUS_REASON_CODES } from '../status-reasons';
+import { STATUS_REASON_CODES } from '../../ports/status-reasons';
 
 const ORDER_STATUSES = ['OPEN', 'PARTIALLY_FILLED', 'MATCHED', 'FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED'];
 
@@ -67,7 +67,7 @@ schema.index({ market_key: 1, handoff: 1 });
 
 export type OrderModel = Model<StoredOrderDocument>;
 
-/** The `orders` collection (src/contracts/order-record.ts), registered on `connection`. */
+/** The `orders` collection (src/ports/order-record.ts), registered on `connection`. */
 export function createOrderModel(connection: Connection): OrderModel {
   return modelOf(connection, 'Order', schema, 'orders');
 }

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { RealtimeEvent, RealtimePublisher } from '../contracts/realtime-publisher';
+import type { RealtimeEvent, RealtimePublisher } from '../ports/realtime-publisher';
 import type { Logger } from '../logging/logger';
 import { createEventLog } from './event-log';
 import { createPushPublisher, PushPublisherOptions } from './push-publisher';

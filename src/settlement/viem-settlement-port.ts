@@ -1,9 +1,9 @@
 import type { Hex } from 'viem';
 import { ChainRevertError, matchLegsOf, matchSubmissionFromTrades, type ChainPort, type MatchSubmission } from '../chain';
 import { SendOutcomeUnknownError } from '../chain/lost-send-answer';
-import { signedOrderOfRecord } from '../contracts/signed-order-of-record';
+import { signedOrderOfRecord } from '../ports/signed-order-of-record';
 import { isAppError } from '../errors';
-import { SettlementChainError, type SettlementBatch, type SettlementChain, type ReceiptState } from './settlement-chain';
+import { SettlementChainError, type SettlementBatch, type SettlementChain, type ReceiptState } from './settlement-port';
 
 /**
  * The real settlement port: one `matchOrders` per batch through the chain module. A batch holds

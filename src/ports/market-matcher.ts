@@ -3,7 +3,7 @@
  * first, then calls `submit`; the workflow is the only writer of what happens next. Implemented by
  * the Temporal client side of the market workflow (src/temporal/), faked only in unit tests.
  */
-import type { StatusReason } from '../orders/status-reasons';
+import type { StatusReason } from './status-reasons';
 
 export interface MarketRef {
   chain_id: number;

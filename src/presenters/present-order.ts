@@ -1,5 +1,5 @@
-import type { OrderRecord } from '../contracts/order-record';
-import { statusReasonOf } from './status-reasons';
+import type { OrderRecord } from '../ports/order-record';
+import { statusReasonOf } from '../ports/status-reasons';
 
 /** The Order record of GET /v1/orders (spec: Order record). Internal fields never leave. */
 export function presentOrder(o: OrderRecord): Record<string, unknown> {

@@ -3,7 +3,7 @@
  * the market's exchange contract); tests use a deterministic fake. Implementations throw
  * `SettlementChainError` with `transient` telling whether a retry may succeed.
  */
-import type { OrderRecord } from '../contracts/order-record';
+import type { OrderRecord } from '../ports/order-record';
 
 export interface SettlementLeg {
   order: OrderRecord;

@@ -3,7 +3,7 @@
  * orders fail, every other order of the match goes back to where it stood. Pure: the settlement
  * activities read and write, the market workflow puts the orders back (workflows/market-returns.ts).
  */
-import type { FillRecord } from '../src/matching/collections';
+import type { FillRecord } from '../../src/matching/collections';
 
 /** An order the chain refused in a match, and why (a status reason code: BALANCE_CHANGED, ...). */
 export interface BlamedOrder {

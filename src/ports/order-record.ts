@@ -4,7 +4,7 @@
  * decimal strings: `*_units` are bigint base units (10^D per share), the rest are the wire values.
  * One document per order hash (unique index): the same signed order can never rest twice.
  */
-import type { StatusReason } from '../orders/status-reasons';
+import type { StatusReason } from './status-reasons';
 
 export type OrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'MATCHED' | 'FILLED' | 'CANCELLED' | 'EXPIRED' | 'MATCH_FAILED';
 export const TERMINAL_STATUSES: readonly OrderStatus[] = ['FILLED', 'CANCELLED', 'EXPIRED', 'MATCH_FAILED'];
