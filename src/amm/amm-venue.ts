@@ -77,7 +77,10 @@ export function createAmmVenue(deps: AmmVenueDeps): AmmVenue {
   // against the price the wallet's transaction will meet, and a block mined in the cache's head
   // window would have made it revert.
   const tradableState = async (market: MarketLike, pool: Address, fresh: boolean): Promise<PoolState> => {
-    const state = fresh ? await readPoolState(clientOf(market), pool) : await readerOf(market).read(pool);
+    let state = fresh ? await readPoolState(clientOf(market), pool) : await readerOf(market).read(pool);
+    // An OPEN market's pool is funded: an empty one is the cache's head from before the funding
+    // block (it lags the chain by up to its head window), so read the head once before refusing.
+    if (state.totalShares === 0n && !fresh) state = await readPoolState(clientOf(market), pool);
     if (state.closed || state.resolved) throw new AppError('MARKET_NOT_ACTIVE', 'The pool is closed');
     if (state.paused) throw new AppError('MARKET_NOT_ACTIVE', 'The pool is paused');
     if (state.totalShares === 0n) throw new AppError('MARKET_NOT_ACTIVE', 'The pool is not funded yet');
