@@ -78,7 +78,8 @@ describe('npm start (the whole service on embedded defaults)', () => {
       confirmations: 0,
       pollingIntervalMs: 100,
     });
-    const trader = devAccounts()[7].address;
+    // Dev accounts 7 to 9 are the demo bots' (src/bots/demo-bots.ts), funded by them at every start.
+    const trader = devAccounts()[5].address;
     await fundWallet(port, trader, 123n * 10n ** 18n);
 
     expect(await stopService(first)).toBe(0);
