@@ -23,19 +23,14 @@ import { createTradeTxStarter } from '../../src/temporal/trade-tx.client';
 import { saveTradeTx } from '../../src/trade/save-trade-tx';
 import { tradeTxChainOf } from '../../src/trade/trade-tx-chain';
 import { poolWatcherQuery } from '../../workflows/pool-watcher.workflow';
+import { eventually } from '../helpers/eventually';
 import { stopBeforeDatabaseCloses, useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
 import { E18, startPoolFixture, type PoolFixture } from './pool-fixture';
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+
+/** Scans run every few hundred ms; a loaded machine can take a minute. */
+const WAIT = { timeoutMs: 60_000, everyMs: 200 };
 
 describe('pool watcher', () => {
   const database = useTestDatabase('poolwatch');
@@ -105,8 +100,8 @@ describe('pool watcher', () => {
     const txs = createTradeTxModel(database.db());
     await saveTradeTx({ txs, starter: createTradeTxStarter(client, taskQueue) }, { chain_id: market.chain_id, tx_hash: first, wallet: alice.address });
     const firstId = await idOf(first);
-    await eventually('the saved transaction CONFIRMED', async () => ((await txs.findOne({ tx_hash: first.toLowerCase() }).lean().exec())?.status === 'CONFIRMED' ? true : undefined));
-    await eventually('the watcher past the first trade', async () => ((await client.workflow.getHandle(workflowId).query(poolWatcherQuery)).logs >= 1 ? true : undefined));
+    await eventually('the saved transaction CONFIRMED', async () => ((await txs.findOne({ tx_hash: first.toLowerCase() }).lean().exec())?.status === 'CONFIRMED' ? true : undefined), WAIT);
+    await eventually('the watcher past the first trade', async () => ((await client.workflow.getHandle(workflowId).query(poolWatcherQuery)).logs >= 1 ? true : undefined), WAIT);
     expect((await trades()).map((t) => t.trade_id)).toEqual([firstId]);
     expect(prints(firstId)).toHaveLength(1);
     expect((await txs.findOne({ tx_hash: first.toLowerCase() }).lean().exec())?.trade_ids).toEqual([firstId]);
@@ -119,10 +114,10 @@ describe('pool watcher', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect((await trades()).map((t) => t.trade_id)).toEqual([firstId]);
     worker = await startWorker();
-    await eventually('the trade mined while down', async () => ((await trades()).length === 2 ? true : undefined));
+    await eventually('the trade mined while down', async () => ((await trades()).length === 2 ? true : undefined), WAIT);
     // Scans go on past it; nothing is written again.
     const view = await client.workflow.getHandle(workflowId).query(poolWatcherQuery);
-    await eventually('two more scans', async () => ((await client.workflow.getHandle(workflowId).query(poolWatcherQuery)).scans >= view.scans + 2 ? true : undefined));
+    await eventually('two more scans', async () => ((await client.workflow.getHandle(workflowId).query(poolWatcherQuery)).scans >= view.scans + 2 ? true : undefined), WAIT);
 
     const rows = await trades();
     expect(rows.map((t) => t.trade_id).sort()).toEqual([firstId, secondId].sort());

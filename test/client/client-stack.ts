@@ -8,6 +8,7 @@ import type { Address, Hex } from 'viem';
 import type { ChainPort, LocalChain } from '../../src/chain';
 import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
 import { privateKeyToAccount } from 'viem/accounts';
+import { eventually } from '../helpers/eventually';
 import { STACK_JWT_SECRET, useTradingStack, type TradingStack } from '../helpers/trading-stack';
 
 export const JWT_SECRET = STACK_JWT_SECRET;
@@ -78,16 +79,7 @@ async function openAmmMarket(trading: TradingStack, port: ChainPort): Promise<st
   await eventually('the AMM market OPEN', async () => {
     const market = await trading.call('GET', `/v1/markets/${conditionId}?chain_id=56`);
     return market.body.status === 'OPEN' ? true : undefined;
-  }, 90_000);
+  }, { timeoutMs: 90_000 });
   return conditionId;
 }
 
-export async function eventually<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

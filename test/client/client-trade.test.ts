@@ -7,7 +7,11 @@
 import { createWalletClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createPredexClient, PredexError, type BookView, type PoolTradeProgress, type PredexClient, type UserEvent } from '../../src/client';
-import { eventually, useClientStack } from './client-stack';
+import { eventually } from '../helpers/eventually';
+import { useClientStack } from './client-stack';
+
+/** Settlement on the embedded chain can take a minute on a loaded machine. */
+const WAIT = { timeoutMs: 60_000 };
 
 describe('the client against the running exchange', () => {
   const stack = useClientStack('client');
@@ -34,24 +38,24 @@ describe('the client against the running exchange', () => {
     const bookSub = await bob.subscribe.book(market, (book) => books.push(book));
     const aliceEvents: UserEvent[] = [];
     await alice.subscribe.user((event) => aliceEvents.push(event));
-    await eventually('the book snapshot', () => books[0]);
+    await eventually('the book snapshot', () => books[0], WAIT);
 
     const bid = await alice.orders.place({ market, side: 'BUY', outcome: 'YES', price: '0.6', size: '10', client_order_id: 'alice-1' });
     expect(bid).toMatchObject({ status: 'OPEN', price: '0.6', size: '10' });
-    await eventually('the bid in a book delta', () => books.find((b) => b.bids.some((l) => l.price === '0.6' && l.remainingSize === '10')));
+    await eventually('the bid in a book delta', () => books.find((b) => b.bids.some((l) => l.price === '0.6' && l.remainingSize === '10')), WAIT);
 
     // BUY NO at 0.45 is an ask at YES 0.55: it crosses the bid and both pay collateral (a mint).
     const take = await bob.orders.place({ market, side: 'BUY', outcome: 'NO', price: '0.45', size: '4' });
-    await eventually('the bid shrunk to 6 in a delta', () => books.find((b) => b.bids.some((l) => l.price === '0.6' && l.remainingSize === '6')));
+    await eventually('the bid shrunk to 6 in a delta', () => books.find((b) => b.bids.some((l) => l.price === '0.6' && l.remainingSize === '6')), WAIT);
     const settled = await bob.orders.waitFor(take.order_hash, { timeoutMs: 90_000 });
     expect(settled).toMatchObject({ status: 'FILLED', remaining_size: '0' });
 
     const fills = await eventually('alice sees her fill confirmed', async () => {
       const page = await alice.fills.list();
       return page.data.find((f) => f.order_hash === bid.order_hash && f.settlement_status === 'CONFIRMED') ? page : undefined;
-    });
+    }, WAIT);
     expect(fills.data[0]).toMatchObject({ role: 'maker', price: '0.6', size: '4' });
-    await eventually('alice\'s fill on her user channel', () => aliceEvents.find((e) => e.type === 'fill'));
+    await eventually('alice\'s fill on her user channel', () => aliceEvents.find((e) => e.type === 'fill'), WAIT);
     expect(aliceEvents.some((e) => e.type === 'order' && (e as { order: { status: string } }).order.status === 'PARTIALLY_FILLED')).toBe(true);
 
     const positions = await bob.positions.list();

@@ -8,7 +8,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { MarketMaker } from '../../src/bots/market-maker';
 import { PoolTrader } from '../../src/bots/pool-trader';
 import { createPredexClient, type PredexClient } from '../../src/client';
-import { eventually, useClientStack } from './client-stack';
+import { eventually } from '../helpers/eventually';
+import { useClientStack } from './client-stack';
 
 describe('the demo market makers', () => {
   const stack = useClientStack('bots');
@@ -31,7 +32,7 @@ describe('the demo market makers', () => {
     const twoSided = await eventually('bids and asks on the book', async () => {
       const book = await clients[0].markets.book(s.market);
       return book.bids.length > 0 && book.asks.length > 0 ? book : undefined;
-    }, 60_000);
+    }, { timeoutMs: 60_000 });
     expect(Number(twoSided.bids[0].price)).toBeLessThan(Number(twoSided.asks[0].price));
 
     const fill = await eventually('a bot trade', async () => {
@@ -40,7 +41,7 @@ describe('the demo market makers', () => {
         if (found) return found;
       }
       return undefined;
-    }, 90_000);
+    }, { timeoutMs: 90_000 });
     expect(fill.condition_id).toBe(s.market);
     expect(bots.reduce((n, b) => n + b.crosses, 0)).toBeGreaterThan(0);
     } finally {

@@ -10,19 +10,11 @@ import { createPublicClient, createWalletClient, http, parseUnits, type Address,
 import { privateKeyToAccount } from 'viem/accounts';
 import { collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
 import { chainPortFromConfig } from '../../src/runtime/chain-from-config';
+import { eventually } from '../helpers/eventually';
 import { useTradingStack } from '../helpers/trading-stack';
 
 const E18 = 10n ** 18n;
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('an AMM market through /trade on the embedded stack', () => {
   // A local dev chain: the pool's liquidity is minted to the operator, as `npm start` does.
@@ -43,7 +35,7 @@ describe('an AMM market through /trade on the embedded stack', () => {
     const market = await eventually('the AMM market OPEN', async () => {
       const m = (await call('GET', `/v1/markets/${id}`)).body;
       return m.status === 'OPEN' ? m : undefined;
-    });
+    }, { timeoutMs: 90_000, everyMs: 250 });
     const yes = BigInt(market.tokens.find((t: { outcome: number }) => t.outcome === 1).token_id);
     await port.fundWallet(carol.address, 100n * E18, { privateKey: carol.privateKey });
     const collateralOf = () => client.readContract({ address: market.collateral_token, abi: collateralAbi, functionName: 'balanceOf', args: [carol.address] });
@@ -86,7 +78,7 @@ describe('an AMM market through /trade on the embedded stack', () => {
     const confirmed = await eventually('the saved transaction CONFIRMED', async () => {
       const r = (await call('GET', `/trade/save/${sent}?chain_id=56`)).body;
       return r.status === 'PENDING' ? undefined : r;
-    });
+    }, { timeoutMs: 90_000, everyMs: 250 });
     const poolLog = receipt.logs.find((l) => l.address.toLowerCase() === String(trade.body.tx.to).toLowerCase() && l.topics.length === 3)!;
     const tradeId = `pool:56:${sent.toLowerCase()}:${poolLog.logIndex}`;
     expect(confirmed).toMatchObject({ status: 'CONFIRMED', trade_ids: [tradeId] });
@@ -100,7 +92,7 @@ describe('an AMM market through /trade on the embedded stack', () => {
     await eventually('the print, the ticker and both trade_tx statuses on the socket', async () => {
       const statuses = seen.filter((s) => s.channel === 'user' && s.event.type === 'trade_tx').map((s) => s.event.trade_tx.status);
       return statuses.includes('CONFIRMED') && seen.some((s) => s.channel === 'trades') && seen.some((s) => s.channel === 'ticker') ? true : undefined;
-    }, 15_000);
+    }, { timeoutMs: 15_000, everyMs: 250 });
     expect(seen.filter((s) => s.channel === 'user' && s.event.type === 'trade_tx').map((s) => s.event.trade_tx.status)).toEqual(['PENDING', 'CONFIRMED']);
     expect(seen.filter((s) => s.channel === 'trades').map((s) => s.event.trade_id)).toEqual([tradeId]);
     expect(seen.find((s) => s.channel === 'ticker')?.event).toMatchObject({ condition_id: id, last_price: ticker.last_price });
