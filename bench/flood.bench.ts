@@ -15,11 +15,11 @@
  * it takes the cores the API does not want, as another machine would; at 0 its own clients' CPU
  * shows in REST latency), FLOOD_BENCH_RESULT_FILE (bench/results/flood.json).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { runBench, writeBenchResult } from './bench-output';
 import { CpuMeter } from './e2e/cpu';
 import { startService, ROOT, type Service } from './e2e/service';
 import { createMarkets, devSecrets } from './e2e/setup';
@@ -198,12 +198,8 @@ async function main(): Promise<void> {
     'failed': p.baseline.failed + p.measured.failed,
   })));
   for (const f of floods) log(`${f.name}: generator per second ${JSON.stringify(f.generator_per_s)}`);
-  mkdirSync(dirname(RESULT_FILE), { recursive: true });
-  writeFileSync(RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult(RESULT_FILE, result);
   log(`written ${RESULT_FILE}`);
 }
 
-main().then(() => process.exit(0), (error: unknown) => {
-  log(error instanceof Error ? error.stack ?? error.message : String(error));
-  process.exit(1);
-});
+runBench(main, log);

@@ -13,10 +13,10 @@
  *
  * Writes bench/results/trade.json (TRADE_BENCH_RESULT_FILE).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { writeBenchResult } from './bench-output';
 import { io as connectSocket } from 'socket.io-client';
 import { createPublicClient, createWalletClient, http as viemHttp, maxUint256, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -203,8 +203,7 @@ async function main(): Promise<void> {
     block_to_trade_ms: { samples: latencies.length, p50: round1(median(latencies)), p99: round1(percentile(latencies, 99)), max: round1(latencies.length ? Math.max(...latencies) : null) },
     notes,
   };
-  mkdirSync(dirname(RESULT_FILE), { recursive: true });
-  writeFileSync(RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult(RESULT_FILE, result);
   printTable(result);
 }
 

@@ -11,11 +11,12 @@
  * The service's per-address limits are raised for the run: every client here is 127.0.0.1.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { runBench, writeBenchResult } from './bench-output';
 import { pidOf } from './e2e/cpu';
 import { signBenchOrder } from './e2e/orders';
 import { postJson } from './e2e/post-json';
@@ -270,12 +271,8 @@ async function main(): Promise<void> {
     target: s.target, held: s.connections_held, 'delta p50 ms': s.delta_p50_ms, 'delta p99 ms': s.delta_p99_ms, 'msg/s': s.messages_per_s,
     'KB/conn': s.kb_per_connection, 'REST p99 ms': s.rest_p99_ms, load: s.load_average[0],
   })));
-  mkdirSync(dirname(RESULT_FILE), { recursive: true });
-  writeFileSync(RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult(RESULT_FILE, result);
   log(`written ${RESULT_FILE}`);
 }
 
-main().then(() => process.exit(0), (error: unknown) => {
-  log(error instanceof Error ? error.stack ?? error.message : String(error));
-  process.exit(1);
-});
+runBench(main, log);
