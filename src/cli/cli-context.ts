@@ -46,15 +46,4 @@ export class Cli {
     if (found.length !== 1) throw usage(`${found.length === 0 ? 'no open market' : 'several markets'} match "${id}"`);
     return found[0];
   }
-
-  /** True when the market trades against a pool (the /trade listing names each market's kind). */
-  async isAmm(conditionId: string): Promise<boolean> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.trade.markets({ kind: 'amm', cursor, limit: 100 });
-      if (page.data.some((m) => m.condition_id.toLowerCase() === conditionId.toLowerCase())) return true;
-      cursor = page.has_more ? page.next_cursor ?? undefined : undefined;
-    } while (cursor);
-    return false;
-  }
 }

@@ -60,7 +60,8 @@ async function book(cli: Cli, id?: string): Promise<void> {
 
 async function place(cli: Cli, side: 'BUY' | 'SELL', id?: string, size?: string, price?: string): Promise<void> {
   const market = await cli.market(id);
-  if (await cli.isAmm(market.condition_id)) return poolTrade(cli, side, market, size, price);
+  // Only an AMM market's view carries its pool.
+  if (market.amm) return poolTrade(cli, side, market, size, price);
   if (!size) throw usage(`${side.toLowerCase()} needs a size: predex ${side.toLowerCase()} <market> <size> [price]`);
   const type = (cli.flags.type ?? 'limit').toUpperCase() as 'LIMIT' | 'MARKET' | 'FOK' | 'GTD';
   if (!['LIMIT', 'MARKET', 'FOK', 'GTD'].includes(type)) throw usage(`--type is limit, market, fok or gtd, not ${cli.flags.type}`);
