@@ -100,6 +100,33 @@ describe('candles of settled trades', () => {
     expect(day).toEqual({ t: base / 1000, open: '0.1', high: '0.25', low: '0.1', close: '0.25', volume: '16' });
   });
 
+  test('when a write is retried after more than a thousand later trades of the same candle, then its trades still count once', async () => {
+    const c = market.condition_id;
+    const base = DAY + 86_400_000 * 5;
+    const trades = confirmedTradesOf(Array.from({ length: 1_100 }, (_, i) => takerFill(1_000 + i, base + i, '0.5', 1n, c)));
+    await applyTrades(candles(), trades.slice(0, 10));
+    await applyTrades(candles(), trades.slice(10));
+    await applyTrades(candles(), trades.slice(0, 10));
+    const [day] = (await readCandles(candles(), market, { interval: '1d', start: base / 1000, end: base / 1000 }, new Date(base))).data;
+    expect(day).toMatchObject({ volume: '1100' });
+  });
+
+  test('when one write confirms fifteen trades of one minute, then each of the four candles costs one read and one write', async () => {
+    const c = market.condition_id;
+    const base = DAY + 86_400_000 * 7;
+    const counted = { reads: 0, writes: 0 };
+    const real = candles();
+    const counting = {
+      findOne: (...args: Parameters<typeof real.findOne>) => { counted.reads++; return real.findOne(...args); },
+      insertOne: (...args: Parameters<typeof real.insertOne>) => { counted.writes++; return real.insertOne(...args); },
+      replaceOne: (...args: Parameters<typeof real.replaceOne>) => { counted.writes++; return real.replaceOne(...args); },
+    } as unknown as typeof real;
+    await applyTrades(counting, confirmedTradesOf(Array.from({ length: 15 }, (_, i) => takerFill(5_000 + i, base + i * 1_000, '0.3', 1n, c))));
+    expect(counted).toEqual({ reads: 4, writes: 4 });
+    const [minute] = (await readCandles(real, market, { interval: '1m', start: base / 1000, end: base / 1000 }, new Date(base))).data;
+    expect(minute).toMatchObject({ volume: '15' });
+  });
+
   test('when the interval is missing or unknown, or start is after end, then 422; an unknown market is 404', async () => {
     const c = market.condition_id;
     expect((await call(`${harness.url}/v1/markets/${c}/candles`)).status).toBe(422);
