@@ -302,6 +302,8 @@ export interface Harness {
   chain: FakeChain;
   handoffs: { held: { market: string; ms: number }[] };
   startWorker(): Promise<{ worker: Worker; done: Promise<void> }>;
+  /** The file's workflow bundle (webpack once per jest process), for a worker in another process too. */
+  workflowBundle(): Promise<WorkflowBundleWithSourceMap>;
   /** A worker created now and run later (creating a worker after another one shut down hangs in this SDK/jest setup). */
   prepareWorker(): Promise<{ worker: Worker; start(): { worker: Worker; done: Promise<void> } }>;
   close(): Promise<void>;
@@ -322,14 +324,17 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
   let closing: Promise<void> | undefined;
   const harness: Harness = {
     client, collections, publisher, chain, handoffs,
+    async workflowBundle() {
+      bundle ??= await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundler });
+      return bundle;
+    },
     async prepareWorker() {
       const native = await NativeConnection.connect({ address: testTemporalAddress() });
       natives.push(native);
-      // One bundle per file: webpack once per jest process.
-      bundle ??= await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundler });
+      const workflowBundle = await harness.workflowBundle();
       const activities = createActivities({ db, logger, publisher, chain, handoffs, chainPollMs: 50, confirmWaitMs: CONFIRM_WAIT_MS });
       const worker = await Worker.create({
-        connection: native, taskQueue, workflowBundle: bundle,
+        connection: native, taskQueue, workflowBundle,
         // A test "kill": in-flight activities are cancelled at once and the worker stops within seconds.
         shutdownGraceTime: '500ms', stickyQueueScheduleToStartTimeout: '1s',
         activities,
