@@ -5,8 +5,6 @@
  * "Worker died mid-step"), whatever its own clock and its own view of the queue.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marketDepthQuery, marketViewQuery } from '../../workflows/definitions';
 import { marketWorkflowId } from '../../src/matching/market-ids';
@@ -21,7 +19,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
   const { db, name: dbName } = useTestDatabase('loststep');
   const taskQueue = uniqueTaskQueue('lost-step');
   let h: Harness;
-  /** The harness's workflow bundle as a file: the doomed workers load it instead of bundling again. */
+  /** The run's workflow bundle: the doomed workers load it instead of bundling again. */
   let bundlePath: string;
   /**
    * A retried task waits out the killed worker's task timeout. Shorter than the market default
@@ -32,8 +30,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
 
   beforeAll(async () => {
     h = await createHarness(db(), taskQueue);
-    bundlePath = join(mkdtempSync(join(tmpdir(), 'predex-lost-step-')), 'workflow-bundle.js');
-    writeFileSync(bundlePath, (await h.workflowBundle()).code);
+    bundlePath = (await h.workflowBundle()).codePath;
   });
   afterAll(async () => {
     await h?.close();
