@@ -17,6 +17,7 @@ import { createMarketStore } from '../../src/markets/market-store';
 import { createAmmSetupStarter } from '../../src/temporal/amm-setup.client';
 import { useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 const E18 = 10n ** 18n;
 
@@ -36,7 +37,7 @@ describe('AMM market setup workflow', () => {
     native = await NativeConnection.connect({ address: testTemporalAddress() });
     client = new Client({ connection: await Connection.connect({ address: testTemporalAddress() }) });
     worker = await Worker.create({
-      connection: native, taskQueue, workflowsPath: require.resolve('../../workflows'), shutdownGraceTime: '1s',
+      connection: native, taskQueue, workflowBundle: await testWorkflowBundle(), shutdownGraceTime: '1s',
       activities: createAmmSetupActivities({ db: database.db(), chain: () => port.context }),
     });
     running = worker.run();

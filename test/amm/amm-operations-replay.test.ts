@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 const { EventType } = temporal.api.enums.v1;
 const cases = [
@@ -16,9 +17,9 @@ const cases = [
 ];
 
 describe('replay of the recorded AMM operations', () => {
-  let bundle: WorkflowBundleWithSourceMap;
+  let bundle: { codePath: string };
   beforeAll(async () => {
-    bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows') });
+    bundle = await testWorkflowBundle();
   });
 
   it.each(cases)('when $file is replayed, then the current code makes the same decisions', async ({ file, activities, signalled }) => {

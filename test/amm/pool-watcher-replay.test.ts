@@ -6,10 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 it('when the recorded pool watcher is replayed, then the current code makes the same decisions', async () => {
-  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows') });
+  const bundle = await testWorkflowBundle();
   const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(join(__dirname, 'histories', 'pool-watcher.json'), 'utf8')));
   const scheduled = history.events!.filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
   expect(scheduled.length).toBeGreaterThan(2);

@@ -27,6 +27,7 @@ import { eventually } from '../helpers/eventually';
 import { stopBeforeDatabaseCloses, useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
 import { E18, startPoolFixture, type PoolFixture } from './pool-fixture';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 
 /** Scans run every few hundred ms; a loaded machine can take a minute. */
@@ -49,7 +50,7 @@ describe('pool watcher', () => {
       db, logger: createLogger({ level: 'silent' }), publisher: { publish: async (events) => { published.push(...events); } },
       poolWatchChain: () => poolWatchChainOf(port.context, 1), tradeTxChain: () => tradeTxChainOf(port), decodePoolTrades: poolTradesOfTx(db, port.chainId),
     });
-    const w = await Worker.create({ connection: native, taskQueue, workflowsPath: require.resolve('../../workflows'), activities, shutdownGraceTime: '1s' });
+    const w = await Worker.create({ connection: native, taskQueue, workflowBundle: await testWorkflowBundle(), activities, shutdownGraceTime: '1s' });
     const done = w.run();
     return { done, stop: async () => { w.shutdown(); await done; } };
   }

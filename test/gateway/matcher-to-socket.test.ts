@@ -1,4 +1,4 @@
-import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import type { Socket as ClientSocket } from 'socket.io-client';
 import { createActivities } from '../../activities';
@@ -11,8 +11,7 @@ import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
 import { startSettlementWorker } from '../helpers/settlement-worker';
 import { FakeChain, insertMarket, newMarket, persist, wallet as newWallet, D } from '../workflows/market-harness';
 import { client, ClientBook, connected, eventually, GatewayServer, issueWsToken, logger, request, startGatewayServer, wsTokenDeps } from './gateway-harness';
-
-const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 /**
  * The whole path: orders handed to the real market workflow, whose activities (in a worker with
@@ -39,7 +38,7 @@ describe('realtime gateway with the real matcher', () => {
     const activities = createActivities({ db: db(), logger, publisher: createRealtimePublisher({ db: db(), logger }), chain, chainPollMs: 50 });
     worker = await Worker.create({
       connection: native, taskQueue, shutdownGraceTime: '500ms',
-      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quiet }),
+      workflowBundle: await testWorkflowBundle(),
       activities,
     });
     settlement = await startSettlementWorker(native, taskQueue, activities);

@@ -10,6 +10,8 @@ import { startTestServices } from './test-services';
  * TEST_SERVICES=none skips both (pure unit runs).
  */
 export default async function globalSetup(): Promise<void> {
+  // Where the run's files share one workflow bundle (test/helpers/workflow-bundle.ts).
+  process.env.PREDEX_TEST_BUNDLE_DIR ??= mkdtempSync(join(tmpdir(), 'predex-bundle-'));
   if (process.env.TEST_SERVICES === 'none') return;
   const workDir = mkdtempSync(join(tmpdir(), 'predex-test-'));
   const services = await startTestServices(workDir);

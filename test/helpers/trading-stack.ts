@@ -3,7 +3,7 @@
  * contracts, a worker running the real market and settlement activities, and the API process's
  * own composition (composeApi) on a free port. Orders go in over HTTP and settle on the chain.
  */
-import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { SignJWT } from 'jose';
 import type { Connection } from 'mongoose';
 import type { Address, Hex } from 'viem';
@@ -29,6 +29,7 @@ import type { ChainWatcherInput } from '../../workflows/chain-watcher.workflow';
 import { stopBeforeDatabaseCloses, useTestDatabase } from './test-database';
 import { testTemporalAddress, uniqueTaskQueue } from './test-temporal';
 import { startSettlementWorker } from './settlement-worker';
+import { testWorkflowBundle } from './workflow-bundle';
 
 export const STACK_JWT_SECRET = 'stack-jwt-secret-0123456789abcdef-0123456789';
 export const STACK_ADMIN_TOKEN = 'stack-admin-token-0123456789abcdef-0123456789';
@@ -145,7 +146,7 @@ export function useTradingStack(prefix: string, env: Record<string, string> = {}
       poolWatchChain: () => poolWatchChainOf(port.context, config.CHAIN_CONFIRMATIONS),
     });
     // Bundled once, so that a restarted worker starts in a second.
-    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } });
+    const bundle = await testWorkflowBundle();
     const native = await NativeConnection.connect({ address: testTemporalAddress() });
     const temporal: TemporalHandle = await connectTemporal(testTemporalAddress(), 'default');
     let running: (() => Promise<void>) | undefined;

@@ -19,9 +19,18 @@ describe('a market step whose workflow task was lost after its writes', () => {
   const { db, name: dbName } = useTestDatabase('loststep');
   const taskQueue = uniqueTaskQueue('lost-step');
   let h: Harness;
+  /** The run's workflow bundle: the doomed workers load it instead of bundling again. */
+  let bundlePath: string;
+  /**
+   * A retried task waits out the killed worker's task timeout. Shorter than the market default
+   * (30 s), and still past the 80% mark at which a worker whose local activity runs on reports a
+   * heartbeat instead: each kill here comes within ~5 s of the doomed task's start.
+   */
+  const matcherOf = () => createMarketMatcherClient(h.client, taskQueue, { workflowTaskTimeout: '10s' });
 
   beforeAll(async () => {
     h = await createHarness(db(), taskQueue);
+    bundlePath = (await h.workflowBundle()).codePath;
   });
   afterAll(async () => {
     await h?.close();
@@ -41,7 +50,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
       // The maker expires 3 s from now: the lost attempt matches it before that, the retry runs after.
       const expiration = Math.floor(Date.now() / 1000) + 3;
       const [maker] = await persist(db(), market, [{ wallet: wallet(), side: 'SELL', price: 50, size: '1', expiration }]);
-      const matcher = createMarketMatcherClient(h.client, taskQueue);
+      const matcher = matcherOf();
       await matcher.submit(market, [maker.order_hash]);
       await eventually('maker resting', async () => (await h.collections.orders.findOne({ _id: maker.order_hash }))?.handoff === 'ACCEPTED', { timeoutMs: 20_000 });
       await matcher.submit(market, [taker.order_hash]);
@@ -89,7 +98,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
       // A GTD order that rests, expiring 3 s from now.
       const expiration = Math.floor(Date.now() / 1000) + 3;
       await store(db(), [{ ...gtd, order_type: 'GTD', expiration: String(expiration) }]);
-      const matcher = createMarketMatcherClient(h.client, taskQueue);
+      const matcher = matcherOf();
       await matcher.submit(market, [gtd.order_hash]);
       await eventually('GTD order resting', async () => (await h.collections.orders.findOne({ _id: gtd.order_hash }))?.handoff === 'ACCEPTED', { timeoutMs: 20_000 });
 
@@ -127,7 +136,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
       first.expiration = String(now + 4);
       second.expiration = String(now + 7);
       await store(db(), [first, second]);
-      const matcher = createMarketMatcherClient(h.client, taskQueue);
+      const matcher = matcherOf();
       await matcher.submit(market, [first.order_hash, second.order_hash]);
       await eventually('both resting', async () => (await h.collections.orders.countDocuments({ _id: { $in: [first.order_hash, second.order_hash] }, handoff: 'ACCEPTED' })) === 2, { timeoutMs: 20_000 });
 
@@ -186,7 +195,7 @@ describe('a market step whose workflow task was lost after its writes', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'doomed-worker.ts')], {
       env: {
         ...process.env, DOOMED_MONGODB_URI: testMongoUri(), DOOMED_DB: dbName, DOOMED_TEMPORAL_ADDRESS: testTemporalAddress(),
-        DOOMED_TASK_QUEUE: taskQueue, DOOMED_AFTER: after,
+        DOOMED_TASK_QUEUE: taskQueue, DOOMED_AFTER: after, DOOMED_WORKFLOW_BUNDLE: bundlePath,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Connection as DbConnection } from 'mongoose';
 import { stopBeforeDatabaseCloses } from '../helpers/test-database';
 import { createActivities } from '../../activities';
@@ -22,6 +22,7 @@ import { formatCanonical } from '../../src/money';
 import { SettlementChainError, type ReceiptState, type SettlementChain, type SubmitOptions } from '../../src/settlement/settlement-port';
 import { testTemporalAddress } from '../helpers/test-temporal';
 import { startSettlementWorker } from '../helpers/settlement-worker';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 export const D = 18;
 export const SHARE = 10n ** 18n;
@@ -293,8 +294,6 @@ export class FakeChain implements SettlementChain {
   }
 }
 
-const quietBundler = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, log: () => undefined };
-
 export interface Harness {
   client: Client;
   collections: MatchingCollections;
@@ -302,6 +301,8 @@ export interface Harness {
   chain: FakeChain;
   handoffs: { held: { market: string; ms: number }[] };
   startWorker(): Promise<{ worker: Worker; done: Promise<void> }>;
+  /** The run's workflow bundle (a file), for a worker in another process too. */
+  workflowBundle(): Promise<{ codePath: string }>;
   /** A worker created now and run later (creating a worker after another one shut down hangs in this SDK/jest setup). */
   prepareWorker(): Promise<{ worker: Worker; start(): { worker: Worker; done: Promise<void> } }>;
   close(): Promise<void>;
@@ -318,18 +319,17 @@ export async function createHarness(db: DbConnection, taskQueue: string): Promis
   const handoffs = { held: [] as { market: string; ms: number }[], hold(market: MarketRef, ms: number) { this.held.push({ market: marketKeyOf(market), ms }); } };
   const natives: NativeConnection[] = [];
   const running: { worker: Worker; done: Promise<void>; settlement?: boolean }[] = [];
-  let bundle: WorkflowBundleWithSourceMap | undefined;
   let closing: Promise<void> | undefined;
   const harness: Harness = {
     client, collections, publisher, chain, handoffs,
+    workflowBundle: testWorkflowBundle,
     async prepareWorker() {
       const native = await NativeConnection.connect({ address: testTemporalAddress() });
       natives.push(native);
-      // One bundle per file: webpack once per jest process.
-      bundle ??= await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: quietBundler });
+      const workflowBundle = await harness.workflowBundle();
       const activities = createActivities({ db, logger, publisher, chain, handoffs, chainPollMs: 50, confirmWaitMs: CONFIRM_WAIT_MS });
       const worker = await Worker.create({
-        connection: native, taskQueue, workflowBundle: bundle,
+        connection: native, taskQueue, workflowBundle,
         // A test "kill": in-flight activities are cancelled at once and the worker stops within seconds.
         shutdownGraceTime: '500ms', stickyQueueScheduleToStartTimeout: '1s',
         activities,

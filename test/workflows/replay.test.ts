@@ -7,15 +7,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 const dir = join(__dirname, 'histories');
 const fixtures = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 
 describe('workflow replay over recorded histories', () => {
-  let bundle: WorkflowBundleWithSourceMap;
+  let bundle: { codePath: string };
   beforeAll(async () => {
-    bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows') });
+    bundle = await testWorkflowBundle();
   });
 
   test('then every workflow type has at least one recorded history', () => {

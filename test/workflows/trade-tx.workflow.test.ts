@@ -17,6 +17,7 @@ import { saveTradeTx } from '../../src/trade/save-trade-tx';
 import type { TradeTxChain, TxReceipt } from '../../src/trade/trade-tx-chain';
 import { useTestDatabase } from '../helpers/test-database';
 import { testTemporalAddress, uniqueTaskQueue } from '../helpers/test-temporal';
+import { testWorkflowBundle } from '../helpers/workflow-bundle';
 
 const CTF = '0x00000000000000000000000000000000000000c7';
 const WALLET = '0x1111111111111111111111111111111111111111';
@@ -48,7 +49,7 @@ describe('saved-transaction workflow', () => {
     client = new Client({ connection });
     native = await NativeConnection.connect({ address: testTemporalAddress() });
     const activities = createTradeTxActivities({ db: database.db(), publisher: { publish: async (events) => void published.push(...events) }, chain: () => chain });
-    worker = await Worker.create({ connection: native, taskQueue, workflowsPath: require.resolve('../../workflows'), activities });
+    worker = await Worker.create({ connection: native, taskQueue, workflowBundle: await testWorkflowBundle(), activities });
     running = worker.run();
   }, 60_000);
   afterAll(async () => {
