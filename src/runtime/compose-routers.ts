@@ -13,6 +13,7 @@ import type { OrderRouters } from '../orders';
 import type { TemporalHandle } from '../temporal/connect';
 import { webRoutes, webSettingsOf } from '../web';
 import { composeTradeRouters } from './compose-trade';
+import type { QuoteBookSource } from '../trade/clob-quote-of-market';
 
 /** The API process's routers, by where they are mounted. */
 export interface ApiRouters {
@@ -25,15 +26,18 @@ export interface ApiRouters {
  * order entry; at the root /docs, /admin (when ADMIN_TOKEN is set), /trade and the market page.
  */
 export function composeRouters(
-  config: ApiConfig, io: { db: Connection; temporal: TemporalHandle; chain: ChainPort; poolStatesFor: (chainId: number) => PoolStateReader | undefined }, modules: ApiModules, orders: OrderRouters,
+  config: ApiConfig,
+  io: { db: Connection; temporal: TemporalHandle; chain: ChainPort; poolStatesFor: (chainId: number) => PoolStateReader | undefined; books?: QuoteBookSource },
+  modules: ApiModules,
+  orders: OrderRouters,
 ): ApiRouters {
-  const { db, temporal, chain, poolStatesFor } = io;
+  const { db, temporal, chain, poolStatesFor, books } = io;
   return {
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
     rootRouters: [
       ...buildRootRouters(modules),
       ...composeTradeRouters(modules, {
-        db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE,
+        db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE, books,
         amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined), readerFor: poolStatesFor }),
       }),
       webRoutes(webSettingsOf(config), WS_PATH),
