@@ -35,11 +35,12 @@ export function composeRouters(
   return {
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
     rootRouters: [
-      ...buildRootRouters(modules),
+      // First: public quotes are the most frequent root request, and no other root path overlaps /trade.
       ...composeTradeRouters(modules, {
         db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE, books,
         amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined), readerFor: poolStatesFor }),
       }),
+      ...buildRootRouters(modules),
       webRoutes(webSettingsOf(config), WS_PATH),
       ...(config.ADMIN_TOKEN
         ? [orderTimelineRoutes({ adminToken: config.ADMIN_TOKEN, collections: matchingCollections(db), client: temporal.client, namespace: config.TEMPORAL_NAMESPACE, uiUrl: temporalUiUrlOf(config) })]
