@@ -15,6 +15,7 @@ export class MarketFeeds {
   /** Feeds held for /trade quotes, with when a quote last used each. */
   private readonly quoted = new Map<string, { feed: MarketFeed; usedAt: number }>();
   private quoteSweep: NodeJS.Timeout | undefined;
+  private closed = false;
   /** Seeds read from the store since start (for stats and tests: O(markets), not O(subscribes)). */
   seedReads = 0;
 
@@ -58,6 +59,7 @@ export class MarketFeeds {
    * A feed no quote used for `lingerMs` is released.
    */
   bookFor(market: MarketRef, decimals: number): BookUnits | undefined {
+    if (this.closed) return undefined; // shutting down: no new feed, the quote reads the store
     const key = feedKey(market);
     let held = this.quoted.get(key);
     if (!held) {
@@ -91,6 +93,7 @@ export class MarketFeeds {
   }
 
   close(): void {
+    this.closed = true;
     clearInterval(this.quoteSweep);
     this.quoted.clear();
     for (const timer of this.lingering.values()) clearTimeout(timer);
