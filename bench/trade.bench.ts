@@ -5,7 +5,8 @@
  * - Public `POST /trade/quote` requests per second on each kind: a closed loop of
  *   TRADE_BENCH_CONCURRENCY (32) requests in flight for TRADE_BENCH_QUOTE_S (10) seconds, after a
  *   2 s warm-up, sizes varying per request (BUY and SELL, both outcomes). Every answer must be 200.
- *   The load generator shares the machine's two cores with the service.
+ *   The load generator shares the machine's two cores with the service; it sends over raw
+ *   keep-alive sockets (raw-http-lane.ts), one per request in flight.
  * - Block to public trade: a funded wallet sends TRADE_BENCH_POOL_TRADES (30) pool buys one after
  *   another; the bench polls the head every 10 ms and notes when each block is first seen, and a
  *   socket subscribed to the AMM market's `trades` channel notes when each print arrives. The
@@ -17,6 +18,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeBenchResult } from './bench-output';
+import { RawHttpLane } from './raw-http-lane';
 import { io as connectSocket } from 'socket.io-client';
 import { createPublicClient, createWalletClient, http as viemHttp, maxUint256, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -63,20 +65,25 @@ async function quoteLoad(api: string, kind: QuoteResult['kind'], market: { chain
   let requests = 0;
   let non200 = 0;
   let firstError: string | null = null;
+  const lanes = await Promise.all(Array.from({ length: CONCURRENCY }, () => RawHttpLane.open(api)));
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async (_, lane) => {
-    for (let i = lane; performance.now() < until; i += CONCURRENCY) {
-      const t0 = performance.now();
-      const res = await postJson<Record<string, unknown>>(`${api}/trade/quote`, {}, bodies[i % bodies.length]);
-      latencies.push(performance.now() - t0);
-      requests += 1;
-      if (res.status !== 200) {
-        non200 += 1;
-        firstError ??= `${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+  try {
+    await Promise.all(lanes.map(async (client, lane) => {
+      for (let i = lane; performance.now() < until; i += CONCURRENCY) {
+        const t0 = performance.now();
+        const res = await client.post('/trade/quote', bodies[i % bodies.length]);
+        latencies.push(performance.now() - t0);
+        requests += 1;
+        if (res.status !== 200) {
+          non200 += 1;
+          firstError ??= `${res.status} ${res.body.slice(0, 200)}`;
+        }
       }
-    }
-  }));
+    }));
+  } finally {
+    for (const client of lanes) client.close();
+  }
   const elapsed = (performance.now() - started) / 1000;
   return { kind, requests, per_s: Math.round(requests / elapsed), p50_ms: round1(median(latencies)), p99_ms: round1(percentile(latencies, 99)), non_200: non200, first_error: firstError };
 }

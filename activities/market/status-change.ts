@@ -7,7 +7,16 @@ import type { MarketContext } from './context';
 /** Claims of a status version a change may lose (to dead writers' claims or a moved version) before it fails the attempt. */
 const MAX_STATUS_ROUNDS = 5;
 
-export function createStatusChange({ c }: MarketContext) {
+export function createStatusChange({ c, publisher, logger }: MarketContext) {
+  /**
+   * Tells every API process before the change is answered, so none quotes from its cached record
+   * of the market. A process the push cannot reach keeps its record for at most its cache's TTL.
+   */
+  async function announce(w: StatusWrite): Promise<void> {
+    const event = { channel: 'markets' as const, chain_id: w.market.chain_id, condition_id: w.market.condition_id, status: w.to_status };
+    await publisher.publish([event]).catch((error: unknown) => logger.warn({ err: error, market: w.market }, 'market status event not pushed'));
+  }
+
   /**
    * Applies a status change with the markets module's audit scheme: the change claims audit row
    * `{chain}:{condition}:v{N+1}` (unique), then the market gets status and `status_version` N+1,
@@ -23,7 +32,7 @@ export function createStatusChange({ c }: MarketContext) {
     for (let round = 1; ; round++) {
       const current = await c.markets.findOne(filter);
       if (!current) throw ApplicationFailure.nonRetryable(`market ${w.market.chain_id}-${w.market.condition_id} not found`, 'NOT_FOUND');
-      if (current.status === w.to_status && current.resolution_outcome === w.resolution_outcome && current.status_change_id === w.change_id) return;
+      if (current.status === w.to_status && current.resolution_outcome === w.resolution_outcome && current.status_change_id === w.change_id) return announce(w);
       if (round > MAX_STATUS_ROUNDS) throw new Error(`status change ${w.change_id} kept losing its version to other writers`);
       const version = Number(current.status_version ?? 0) + 1;
       const change_id = `${w.market.chain_id}:${w.market.condition_id}:v${version}`;
@@ -39,7 +48,7 @@ export function createStatusChange({ c }: MarketContext) {
       const applied = await c.markets.updateOne(asRead, {
         $set: { status: w.to_status, resolution_outcome: w.resolution_outcome, status_version: version, status_change_id: w.change_id, updated_at: at },
       });
-      if (applied.matchedCount === 1) return;
+      if (applied.matchedCount === 1) return announce(w);
       // The version moved under the claim: read again (a retry of this change returns above).
     }
   }

@@ -54,17 +54,53 @@ export function maxSellReturn(balances: PoolBalances, feeBps: bigint, outcome: 0
 /**
  * The largest collateral return whose calcSellAmount is at most `shares`, or 0n when not even 1 wei
  * of collateral can be had. calcSellAmount is non-decreasing in the return (each term is), so a
- * binary search over [0, maxSellReturn] finds it exactly in at most ~80 steps.
+ * binary search finds it exactly. The search starts from a bracket of +-SELL_GUESS_SPAN wei around
+ * the root of the curve without its roundings (sellReturnGuess), which is kept only when both of
+ * its ends check out against calcSellAmount itself; else it searches all of [0, maxSellReturn]
+ * (~80 steps instead of ~12).
  */
 export function sellReturnFor(balances: PoolBalances, feeBps: bigint, shares: bigint, outcome: 0 | 1): bigint {
+  const fits = (r: bigint) => calcSellAmount(balances, feeBps, r, outcome) <= shares;
+  const max = maxSellReturn(balances, feeBps, outcome);
   let low = 0n;
-  let high = maxSellReturn(balances, feeBps, outcome);
+  let high = max;
+  const guess = sellReturnGuess(balances, feeBps, shares, outcome);
+  if (guess !== null) {
+    const from = guess > SELL_GUESS_SPAN ? guess - SELL_GUESS_SPAN : 0n;
+    const to = guess + SELL_GUESS_SPAN;
+    if (from <= max && fits(from)) low = from;
+    if (to < max && !fits(to + 1n)) high = to;
+  }
   while (low < high) {
     const mid = (low + high + 1n) / 2n;
-    if (calcSellAmount(balances, feeBps, mid, outcome) <= shares) low = mid;
+    if (fits(mid)) low = mid;
     else high = mid - 1n;
   }
   return low;
+}
+
+const SELL_GUESS_SPAN = 1_000n;
+
+/**
+ * The return r whose gross g = r * BPS / (BPS - fee) solves g + T * O / (O - g) - T = shares
+ * (T the sold outcome's balance, O the other's): the smaller root of g^2 - (O + T + s) g + s O = 0.
+ */
+function sellReturnGuess(balances: PoolBalances, feeBps: bigint, shares: bigint, outcome: 0 | 1): bigint | null {
+  const [traded, other] = tradedAndOther(balances, outcome);
+  if (traded === 0n || other === 0n || shares <= 0n) return null;
+  const b = other + traded + shares;
+  const root = isqrt(b * b - 4n * shares * other);
+  const gross = (b - root) / 2n;
+  return (gross * (BPS - feeBps)) / BPS;
+}
+
+/** floor(sqrt(n)) near enough for a guess: a float start and two Newton steps. */
+function isqrt(n: bigint): bigint {
+  if (n < 2n) return n;
+  let x = BigInt(Math.floor(Math.sqrt(Number(n))));
+  if (x === 0n) x = 1n;
+  x = (x + n / x) / 2n;
+  return (x + n / x) / 2n;
 }
 
 /** Balances after a buy, as the contract leaves them. */

@@ -4,6 +4,11 @@
  * `headTtlMs`, shared by every pool) or a pool event (`invalidate`) replaces it. So a burst of
  * quotes costs at most one eth_call per pool per block, and every quote can say which block it is
  * exact at. Concurrent misses share one read.
+ *
+ * Under a steady flow of quotes the head is polled ahead: once it is half its TTL old, one poll
+ * runs behind the quotes and, when the head moved, reads the pools already cached at the new
+ * block before it becomes the head. Quotes then seldom wait for the chain, and none is answered
+ * from a head older than the TTL.
  */
 import type { Address, PublicClient } from 'viem';
 import { chainCall } from '../chain/chain-errors';
@@ -42,6 +47,32 @@ export function createPoolStateReader(client: PublicClient, options: { headTtlMs
   let head: { block: bigint; at: number } | undefined;
   let headInFlight: Promise<bigint> | undefined;
   const entries = new Map<string, Promise<PoolState>>();
+  let polling = false;
+  /** Bumped by `invalidate`: a poll ahead that began before a trade was seen keeps nothing. */
+  let generation = 0;
+
+  const pollAhead = (): void => {
+    if (polling) return;
+    polling = true;
+    const startedAt = now();
+    const startedIn = generation;
+    const current = () => generation === startedIn;
+    void chainCall('getBlockNumber', () => client.getBlockNumber({ cacheTime: 0 }))
+      .then(async (block) => {
+        if (head && block <= head.block) {
+          if (current() && block === head.block && startedAt > head.at) head.at = startedAt;
+          return;
+        }
+        // Entries are replaced once read, so quotes keep the previous state meanwhile.
+        await Promise.all([...entries.keys()].map(async (key) => {
+          const state = await readPoolState(client, key as Address, block);
+          if (current()) entries.set(key, Promise.resolve(state));
+        }));
+        if (current() && (!head || block >= head.block)) head = { block, at: startedAt };
+      })
+      .catch(() => undefined)
+      .finally(() => { polling = false; });
+  };
 
   const currentHead = (): Promise<bigint> => {
     if (head && now() - head.at < ttl) return Promise.resolve(head.block);
@@ -58,6 +89,7 @@ export function createPoolStateReader(client: PublicClient, options: { headTtlMs
 
   return {
     async read(pool) {
+      if (head && now() - head.at >= ttl / 2) pollAhead();
       const block = await currentHead();
       const key = pool.toLowerCase();
       const cached = entries.get(key);
@@ -72,6 +104,7 @@ export function createPoolStateReader(client: PublicClient, options: { headTtlMs
       return fresh;
     },
     invalidate(pool) {
+      generation += 1;
       head = undefined;
       if (pool) entries.delete(pool.toLowerCase());
       else entries.clear();

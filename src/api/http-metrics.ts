@@ -27,16 +27,28 @@ function compile(route: string): Template {
 let templates: Template[] | undefined;
 function allTemplates(): Template[] {
   if (!templates) {
-    const paths = Object.keys((buildOpenApiDocument() as { paths: Record<string, unknown> }).paths).map((p) => `/v1${p}`);
+    // Paths with their own server (the /trade API at the root) are not under /v1.
+    const items = Object.entries((buildOpenApiDocument() as { paths: Record<string, { servers?: { url: string }[] }> }).paths);
+    const paths = items.map(([p, item]) => (item.servers?.[0]?.url === '/' ? p : `/v1${p}`));
     // Literal segments first: /v1/orders/cancel is not /v1/orders/{order_hash}.
     templates = [...paths, ...ROOT_TEMPLATES].map(compile).sort((a, b) => a.params - b.params);
   }
   return templates;
 }
 
+/** Labels of paths seen lately: a polled path (a quote) is not matched against every template each time. */
+const seen = new Map<string, string>();
+const SEEN_MAX = 10_000;
+
 /** The route template a path is served under, or "other" (404s, probes of unknown paths). */
 export function routeOf(path: string): string {
-  return allTemplates().find((t) => t.pattern.test(path))?.route ?? 'other';
+  let route = seen.get(path);
+  if (route === undefined) {
+    route = allTemplates().find((t) => t.pattern.test(path))?.route ?? 'other';
+    if (seen.size >= SEEN_MAX) seen.clear(); // paths with ids in them: bounded, not a leak
+    seen.set(path, route);
+  }
+  return route;
 }
 
 export function httpMetrics() {

@@ -13,7 +13,8 @@ import { createApiKeyModel, createPlatformKeyModel, createWsTokenModel, createWs
 import type { Logger } from '../logging/logger';
 import type { ChainRegistry } from '../markets/chains';
 import type { ConditionPreparer } from '../markets/condition-preparer';
-import { createMongoMarketStatusChanger, MarketStatusChanger } from '../markets/market-status-changer';
+import { createMongoMarketStatusChanger, forgettingChanged, MarketStatusChanger } from '../markets/market-status-changer';
+import { MarketRecordCache } from '../orders/market-record-cache';
 import { createMarketStore, MarketStore } from '../markets/market-store';
 import { marketsRoutes } from '../markets/markets.routes';
 import { seedDemoMarket } from '../markets/seed-demo-market';
@@ -64,6 +65,8 @@ export interface ApiModules {
   usage: ApiKeyUsageTracker;
   wsTokens: WsTokenDeps;
   statusChanger: MarketStatusChanger;
+  /** Market records for order entry and quotes; every status change drops its entry (market-record-cache.ts). */
+  marketRecords: MarketRecordCache;
   /** Creates the demo market when there is no market yet (call at `npm start`). */
   seedDemoMarket(): Promise<'created' | 'skipped'>;
   close(): Promise<void>;
@@ -82,7 +85,8 @@ export function createApiModules(deps: ApiModulesDeps): ApiModules {
   usage.start();
   const guards = createAuthGuards({ jwt: createJwtVerifier(deps.jwt), apiKeys, usage, limitByWallet: deps.limitByWallet });
   const wsTokens: WsTokenDeps = { model: createWsTokenModel(deps.db), uses: createWsTokenUseModel(deps.db), pepper: deps.apiKeyPepper };
-  const statusChanger = deps.statusChanger ?? createMongoMarketStatusChanger(store);
+  const marketRecords = new MarketRecordCache(store.markets);
+  const statusChanger = forgettingChanged(deps.statusChanger ?? createMongoMarketStatusChanger(store), marketRecords);
   return {
     deps,
     store,
@@ -92,6 +96,7 @@ export function createApiModules(deps: ApiModulesDeps): ApiModules {
     usage,
     wsTokens,
     statusChanger,
+    marketRecords,
     seedDemoMarket: () => seedDemoMarket({ store, chains: deps.chains, preparerFor: deps.preparerFor, logger: deps.logger }),
     close: () => usage.stop(),
   };

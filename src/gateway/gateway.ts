@@ -12,7 +12,7 @@ import { createEventLog } from './event-log';
 import { createEventLogTailer, TailerOptions } from './event-log-tailer';
 import { DEFAULT_GATEWAY_LIMITS, GatewayLimits } from './limits';
 import { createMarketDirectory, MarketDirectory, MarketRef } from './market-directory';
-import type { MarketFeed } from './market-feed';
+import type { BookUnits, MarketFeed } from './market-feed';
 import { MarketFeeds } from './market-feeds';
 import { createMarketStateReader, MarketStateReader } from './market-state-reader';
 import { HeapUse, startMemoryGuard } from './memory-guard';
@@ -64,6 +64,8 @@ export interface GatewayStats {
 
 export interface Gateway {
   close(): Promise<void>;
+  /** A market's book as this process keeps it for its `book` channel, for /trade quotes (undefined while cold). */
+  bookFor(market: MarketRef, decimals: number): BookUnits | undefined;
   /** For health, benchmarks and tests. */
   stats(): GatewayStats;
 }
@@ -301,6 +303,7 @@ export async function attachGateway(io: Server, deps: GatewayDeps): Promise<Gate
       for (const session of open) session.terminate();
       feeds.close();
     },
+    bookFor: (market, decimals) => feeds.bookFor(market, decimals),
     stats: () => ({
       connections: sessions.size,
       subscriptions: [...sessions].reduce((n, s) => n + s.subscriptions.size, 0),

@@ -1,4 +1,6 @@
+import { parseUnitsStrict } from '../money';
 import type { DeliveredEvent } from '../ports/realtime-publisher';
+import { priceToTicksStrict } from '../signing/price-ticks';
 import type { BookLevel, BookSnapshot } from './book-snapshot';
 import type { MarketRef } from './market-directory';
 import { SharedMessage } from './shared-message';
@@ -24,6 +26,18 @@ export interface FeedTiming {
 
 type Side = Map<string, string>;
 
+/** One side's level in YES ticks and base units. */
+export interface UnitLevel {
+  ticks: number;
+  remaining: bigint;
+}
+
+export interface BookUnits {
+  seq: number;
+  bids: UnitLevel[];
+  asks: UnitLevel[];
+}
+
 /**
  * One market's book and ticker as this process last saw them: seeded once from the store, then
  * kept current from the deltas the process receives anyway. A subscriber's snapshot is a copy of
@@ -45,6 +59,7 @@ export class MarketFeed {
   private failures = 0;
   private lastSeedAt = 0;
   private snapshot: SharedMessage | undefined;
+  private units: BookUnits | undefined;
   private closed = false;
   /** Ticker events seen since the seed began: newer than the stored one it reads. */
   private tickerSeen = false;
@@ -71,6 +86,16 @@ export class MarketFeed {
       bids: levels(this.bids, -1), asks: levels(this.asks, 1),
     });
     return this.snapshot;
+  }
+
+  /**
+   * The book in ticks and base units with its seq, converted once per version (quotes walk it);
+   * undefined while the feed is not live (seeding, or re-seeding after a gap).
+   */
+  bookUnits(): BookUnits | undefined {
+    if (!this.live || this.closed) return undefined;
+    this.units ??= { seq: this.seq, bids: unitLevels(this.bids, this.decimals), asks: unitLevels(this.asks, this.decimals) };
+    return this.units;
   }
 
   /**
@@ -110,6 +135,7 @@ export class MarketFeed {
     }
     this.seq = delta.seq;
     this.snapshot = undefined;
+    this.units = undefined;
   }
 
   /** Starts a (re-)seed unless one is under way: concurrent needs of one market share one read. */
@@ -150,6 +176,7 @@ export class MarketFeed {
     for (const level of state.book.asks) this.asks.set(level.price, level.remainingSize);
     this.seq = state.book.seq;
     this.snapshot = undefined;
+    this.units = undefined;
     if (!this.tickerSeen && state.ticker) this.ticker = state.ticker;
     const held = this.pending;
     this.pending = [];
@@ -162,6 +189,10 @@ export class MarketFeed {
     this.live = true;
     this.onReady(this);
   }
+}
+
+function unitLevels(side: Side, decimals: number): UnitLevel[] {
+  return [...side.entries()].map(([price, remainingSize]) => ({ ticks: priceToTicksStrict(price), remaining: parseUnitsStrict(remainingSize, decimals) }));
 }
 
 /** One side's levels, best first (bids high to low, asks low to high). */

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger';
-import { FeedTiming, MarketFeed } from './market-feed';
+import { BookUnits, FeedTiming, MarketFeed } from './market-feed';
 import type { MarketRef } from './market-directory';
 import type { MarketStateReader } from './market-state-reader';
 
@@ -12,6 +12,10 @@ export const feedKey = (market: MarketRef) => `${market.chain_id}:${market.condi
 export class MarketFeeds {
   private readonly feeds = new Map<string, MarketFeed>();
   private readonly lingering = new Map<string, NodeJS.Timeout>();
+  /** Feeds held for /trade quotes, with when a quote last used each. */
+  private readonly quoted = new Map<string, { feed: MarketFeed; usedAt: number }>();
+  private quoteSweep: NodeJS.Timeout | undefined;
+  private closed = false;
   /** Seeds read from the store since start (for stats and tests: O(markets), not O(subscribes)). */
   seedReads = 0;
 
@@ -49,6 +53,33 @@ export class MarketFeeds {
     return feed;
   }
 
+  /**
+   * The market's book for a quote, from the feed this process keeps current anyway; the first
+   * quote of a market acquires its feed (undefined until it is seeded: the caller reads the store).
+   * A feed no quote used for `lingerMs` is released.
+   */
+  bookFor(market: MarketRef, decimals: number): BookUnits | undefined {
+    if (this.closed) return undefined; // shutting down: no new feed, the quote reads the store
+    const key = feedKey(market);
+    let held = this.quoted.get(key);
+    if (!held) {
+      held = { feed: this.acquire(market, decimals), usedAt: 0 };
+      this.quoted.set(key, held);
+      this.quoteSweep ??= setInterval(() => this.releaseUnquoted(), this.timing.lingerMs / 2).unref();
+    }
+    held.usedAt = Date.now();
+    return held.feed.bookUnits();
+  }
+
+  private releaseUnquoted(): void {
+    const before = Date.now() - this.timing.lingerMs;
+    for (const [key, held] of this.quoted) {
+      if (held.usedAt >= before) continue;
+      this.quoted.delete(key);
+      this.release(held.feed);
+    }
+  }
+
   release(feed: MarketFeed): void {
     feed.holders -= 1;
     if (feed.holders > 0) return;
@@ -62,6 +93,9 @@ export class MarketFeeds {
   }
 
   close(): void {
+    this.closed = true;
+    clearInterval(this.quoteSweep);
+    this.quoted.clear();
     for (const timer of this.lingering.values()) clearTimeout(timer);
     this.lingering.clear();
     for (const feed of this.feeds.values()) feed.close();

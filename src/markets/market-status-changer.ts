@@ -75,3 +75,19 @@ export function createMongoMarketStatusChanger(store: MarketStore, now: () => Da
     },
   };
 }
+
+/**
+ * This process forgets its cached record of a market once a change of it is applied, even when
+ * the worker's push of the change could not reach it.
+ */
+export function forgettingChanged(changer: MarketStatusChanger, records: { invalidate(market: { chain_id: number; condition_id: string }): void }): MarketStatusChanger {
+  return {
+    async changeStatus(change) {
+      try {
+        return await changer.changeStatus(change);
+      } finally {
+        records.invalidate({ chain_id: change.chainId, condition_id: change.conditionId });
+      }
+    },
+  };
+}

@@ -32,6 +32,8 @@ export interface OrderEntryDeps {
   balanceTtlMs?: number;
   /** Chain ids the service serves; another `chain_id` filter is NOT_FOUND (default [56]). */
   chainIds?: number[];
+  /** Market records shared with the /trade quotes (default: one of its own). */
+  marketRecords?: MarketRecordCache;
   /** A shared cache, so the settlement side can call `invalidateWallet` on it. */
   balanceCache?: BalanceCache;
   /** Live orders one cancel-by-filter or cancel-all request ends at most (default CANCEL_PAGE). */
@@ -93,7 +95,7 @@ export function createOrderContext(deps: Omit<OrderEntryDeps, 'requireL2'>): Ord
     },
     matcher: deps.matcher,
     chain: deps.chain,
-    marketRecords: new MarketRecordCache(markets),
+    marketRecords: deps.marketRecords ?? new MarketRecordCache(markets),
     placementWrites: createPlacementWrites(orders),
     balances: deps.balanceCache ?? new BalanceCache(deps.chain, deps.balanceTtlMs ?? DEFAULT_BALANCE_TTL_MS),
     reservationStore: new ReservationStore(reservations, orders, clock),

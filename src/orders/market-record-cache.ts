@@ -5,7 +5,9 @@
  *
  * Staleness is safe: the market workflow checks the status again when it places an order, so an
  * order accepted within a second of a pause ends CANCELLED with reason MARKET_NOT_ACTIVE instead
- * of being refused inline (docs/orders.md).
+ * of being refused inline (docs/orders.md). A status change also drops the market's entry in every
+ * API process (`invalidate`, from the `markets` event the worker pushes before the change is
+ * answered), so the TTL only bounds a process the push could not reach.
  */
 import type { MarketRef } from '../ports/market-matcher';
 import type { MarketModel, MarketRecord } from '../db/models/market.model';
@@ -21,6 +23,18 @@ export class MarketRecordCache {
     private readonly ttlMs = MARKET_RECORD_TTL_MS,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  /** The record of one market, or undefined when it does not exist. */
+  async findOne(market: MarketRef): Promise<MarketRecord | undefined> {
+    const hit = this.kept.get(marketKeyOf(market));
+    if (hit && hit.expiresAt > this.clock()) return hit.record;
+    return (await this.find([market])).get(marketKeyOf(market));
+  }
+
+  /** Forgets a market (its status changed): the next lookup reads the store. */
+  invalidate(market: MarketRef): void {
+    this.kept.delete(marketKeyOf(market));
+  }
 
   /** The records of `wanted` that exist, by `marketKeyOf`; the ones not kept are read in one query. */
   async find(wanted: MarketRef[]): Promise<Map<string, MarketRecord>> {

@@ -46,6 +46,11 @@ export function createOrderEventHook(ctx: OrderContext): (event: RealtimeEvent) 
     await ctx.reservationStore.lowerHold({ wallet, chainId: hold.chain_id, asset }, hold.order_hash.toLowerCase(), BigInt(hold.reserved_units));
   }
   return async (event) => {
+    // Synchronous, before the push is answered: the change is not answered before every process forgot the record.
+    if (event.channel === 'markets') {
+      ctx.marketRecords.invalidate(event);
+      return;
+    }
     if (event.channel === 'spends') {
       await Promise.all(event.spends.map(spend));
       return;

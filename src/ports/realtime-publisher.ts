@@ -68,11 +68,22 @@ export interface HandoffHoldEvent {
   hold_ms: number;
 }
 
-export type RealtimeEvent = DeliveredEvent | HoldsEvent | SpendsEvent | HandoffHoldEvent;
+/**
+ * Internal: a market's status was just written. Every API process drops its cached record of the
+ * market, so a quote after the change answered sees the new status. Not routed to sockets.
+ */
+export interface MarketStatusEvent {
+  channel: 'markets';
+  chain_id: number;
+  condition_id: string;
+  status: string;
+}
+
+export type RealtimeEvent = DeliveredEvent | HoldsEvent | SpendsEvent | HandoffHoldEvent | MarketStatusEvent;
 
 /** Channels for the API processes themselves, never delivered to a socket. */
-export function isInternalEvent(event: RealtimeEvent): event is HoldsEvent | SpendsEvent | HandoffHoldEvent {
-  return event.channel === 'holds' || event.channel === 'spends' || event.channel === 'handoffs';
+export function isInternalEvent(event: RealtimeEvent): event is HoldsEvent | SpendsEvent | HandoffHoldEvent | MarketStatusEvent {
+  return event.channel === 'holds' || event.channel === 'spends' || event.channel === 'handoffs' || event.channel === 'markets';
 }
 
 /** The hold level of an order record as just written. */

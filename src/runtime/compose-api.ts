@@ -5,7 +5,8 @@ import type { ReadinessCheck } from '../http/health.routes';
 import type { ApiServerDeps } from '../api/server';
 import { consumeWsToken } from '../auth/ws-tokens';
 import { jwtSettingsOf } from '../auth/jwt-settings';
-import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../gateway';
+import { attachGateway, GATEWAY_SOCKET_OPTIONS, type Gateway } from '../gateway';
+import type { QuoteBookSource } from '../trade/clob-quote-of-market';
 import type { ChainPort } from '../chain';
 import { ApiConfig, ConfigError } from '../config';
 import type { Logger } from '../logging/logger';
@@ -98,14 +99,18 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
     logger,
     chainIds: [config.CHAIN_ID],
     deadManSwitch,
+    marketRecords: modules.marketRecords,
   });
   const stopOrderMaintenance = orders.startMaintenance();
+  // CLOB quotes walk the books the gateway keeps for its `book` channel, once it is attached.
+  let gateway: Gateway | undefined;
+  const books: QuoteBookSource = (market, decimals) => gateway?.bookFor(market, decimals);
   return {
-    ...composeRouters(config, { db, temporal, chain, poolStatesFor }, modules, orders),
+    ...composeRouters(config, { db, temporal, chain, poolStatesFor, books }, modules, orders),
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
     attachGateway: async (io) =>
-      observeGateway(await attachGateway(io, {
+      observeGateway(gateway = await attachGateway(io, {
         db,
         logger,
         consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token),

@@ -13,6 +13,7 @@ import type { OrderRouters } from '../orders';
 import type { TemporalHandle } from '../temporal/connect';
 import { webRoutes, webSettingsOf } from '../web';
 import { composeTradeRouters } from './compose-trade';
+import type { QuoteBookSource } from '../trade/clob-quote-of-market';
 
 /** The API process's routers, by where they are mounted. */
 export interface ApiRouters {
@@ -25,17 +26,21 @@ export interface ApiRouters {
  * order entry; at the root /docs, /admin (when ADMIN_TOKEN is set), /trade and the market page.
  */
 export function composeRouters(
-  config: ApiConfig, io: { db: Connection; temporal: TemporalHandle; chain: ChainPort; poolStatesFor: (chainId: number) => PoolStateReader | undefined }, modules: ApiModules, orders: OrderRouters,
+  config: ApiConfig,
+  io: { db: Connection; temporal: TemporalHandle; chain: ChainPort; poolStatesFor: (chainId: number) => PoolStateReader | undefined; books?: QuoteBookSource },
+  modules: ApiModules,
+  orders: OrderRouters,
 ): ApiRouters {
-  const { db, temporal, chain, poolStatesFor } = io;
+  const { db, temporal, chain, poolStatesFor, books } = io;
   return {
     v1Routers: [...buildV1Routers(modules), ...orders.routers],
     rootRouters: [
-      ...buildRootRouters(modules),
+      // First: public quotes are the most frequent root request, and no other root path overlaps /trade.
       ...composeTradeRouters(modules, {
-        db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE,
+        db, chain, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE, books,
         amm: createAmmVenue({ clientFor: (chainId) => (chainId === chain.chainId ? chain.context.publicClient : undefined), readerFor: poolStatesFor }),
       }),
+      ...buildRootRouters(modules),
       webRoutes(webSettingsOf(config), WS_PATH),
       ...(config.ADMIN_TOKEN
         ? [orderTimelineRoutes({ adminToken: config.ADMIN_TOKEN, collections: matchingCollections(db), client: temporal.client, namespace: config.TEMPORAL_NAMESPACE, uiUrl: temporalUiUrlOf(config) })]

@@ -7,13 +7,13 @@ import type { ChainPort } from '../chain';
 import { createSavedTradeModel, createTradeTxModel } from '../db/models';
 import { createFillReadModel } from '../orders/models/fill.model';
 import { createTradeTxStarter } from '../temporal/trade-tx.client';
-import { createTradeRouters, type AmmVenue } from '../trade';
+import { createTradeRouters, type AmmVenue, type TradeDeps } from '../trade';
 import { tradeChainOf } from '../trade/trade-chain';
 
 /** The /trade routers of the API process, on its database, chain and Temporal client. */
 export function composeTradeRouters(
   modules: ApiModules,
-  io: { db: Connection; chain: ChainPort; client: Client; taskQueue: string; amm?: AmmVenue },
+  io: { db: Connection; chain: ChainPort; client: Client; taskQueue: string; amm?: AmmVenue; books?: TradeDeps['books'] },
 ): Router[] {
   return createTradeRouters({
     store: modules.store,
@@ -26,5 +26,7 @@ export function composeTradeRouters(
     requirePlatform: requirePlatformKey(modules.platformKeys),
     amm: io.amm,
     poolStates: modules.deps.poolStates,
+    marketRecords: modules.marketRecords,
+    books: io.books,
   });
 }

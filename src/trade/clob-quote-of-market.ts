@@ -12,6 +12,19 @@ export interface QuoteRequest {
   amount: string;
 }
 
+/** Levels in YES ticks and base units, with the book seq they reflect. */
+export interface QuoteBook {
+  seq: number;
+  bids: YesLevel[];
+  asks: YesLevel[];
+}
+
+/**
+ * A book the process keeps current from the book updates it receives (the gateway's market feed):
+ * undefined while cold or after a seq gap, and the quote then reads the store.
+ */
+export type QuoteBookSource = (market: { chain_id: number; condition_id: string }, decimals: number) => QuoteBook | undefined;
+
 export interface ClobQuoteResult {
   body: Record<string, unknown>;
   quote: ClobQuote;
@@ -36,7 +49,7 @@ export function decimalsOf(market: MarketRecord): number {
 }
 
 /** Both sides of the book with their seq; seq read before and after so that the sides agree. */
-async function readBook(store: MarketStore, market: MarketRecord): Promise<{ bids: YesLevel[]; asks: YesLevel[]; seq: number }> {
+export async function readBook(store: MarketStore, market: MarketRecord): Promise<QuoteBook> {
   const key = { chain_id: market.chain_id, condition_id: market.condition_id };
   const readSeq = async () => (await store.bookStates.findOne(key).lean().exec())?.seq ?? 0;
   for (let attempt = 0; ; attempt += 1) {
@@ -61,10 +74,16 @@ function impactBps(q: ClobQuote, side: 'BUY' | 'SELL'): number {
   return Number((worse * 10_000n) / atBest);
 }
 
-export async function quoteClobMarket(store: MarketStore, market: MarketRecord, request: QuoteRequest): Promise<ClobQuoteResult> {
+export async function quoteClobMarket(store: MarketStore, market: MarketRecord, request: QuoteRequest, books?: QuoteBookSource): Promise<ClobQuoteResult> {
   const decimals = decimalsOf(market);
   const amount = amountUnits(request.amount, decimals);
-  const book = await readBook(store, market);
+  const book = books?.(market, decimals) ?? await readBook(store, market);
+  return quoteClobBook(market, request, amount, book);
+}
+
+/** The quote of `amount` (base units) against one book: pure, whichever way the book was read. */
+export function quoteClobBook(market: MarketRecord, request: QuoteRequest, amount: bigint, book: QuoteBook): ClobQuoteResult {
+  const decimals = decimalsOf(market);
   const q = quoteClob({ side: request.side, outcome: request.outcome, amount, feeRateBps: market.fee_rate_bps, bids: book.bids, asks: book.asks });
   const fmt = (units: bigint) => formatCanonical(units, decimals);
   const body: Record<string, unknown> = {

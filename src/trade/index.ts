@@ -10,5 +10,6 @@ export type { TradeDeps } from './trade-deps';
 
 /** The /trade API (decisions section 9), mounted at the root beside /v1. */
 export function createTradeRouters(deps: TradeDeps): Router[] {
-  return [tradeMarketsRoutes(deps), tradeQuoteRoutes(deps), tradePositionsRoutes(deps), tradeSaveRoutes(deps)];
+  // Quotes first: the route polled most.
+  return [tradeQuoteRoutes(deps), tradeMarketsRoutes(deps), tradePositionsRoutes(deps), tradeSaveRoutes(deps)];
 }

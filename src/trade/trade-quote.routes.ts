@@ -8,7 +8,7 @@ import type { AmmVenue } from './amm-venue-port';
 import { quoteClobMarket } from './clob-quote-of-market';
 import { buildClobTrade } from './clob-trade';
 import type { TradeDeps } from './trade-deps';
-import { findTradeMarket, requireOpen } from './trade-market';
+import { findQuotedMarket, findTradeMarket, requireOpen } from './trade-market';
 import { validateQuoteBody, validateTradeBody } from './trade.schemas';
 
 function ammOf(deps: Pick<TradeDeps, 'amm'>, market: MarketRecord): AmmVenue {
@@ -22,14 +22,14 @@ export function tradeQuoteRoutes(deps: TradeDeps): Router {
 
   router.post('/trade/quote', noQueryParams, async (req, res) => {
     const body = validateOrThrow(validateQuoteBody, req.body ?? {}, 'body');
-    const market = await findTradeMarket(deps, body.chain_id, body.condition_id);
+    const market = await findQuotedMarket(deps, body.chain_id, body.condition_id);
     requireOpen(market);
     const request = { outcome: body.outcome, side: body.side, amount: body.amount };
     if (market.kind === 'AMM') {
       res.json(await ammOf(deps, market).quote(market, request));
       return;
     }
-    res.json((await quoteClobMarket(deps.store, market, request)).body);
+    res.json((await quoteClobMarket(deps.store, market, request, deps.books)).body);
   });
 
   router.post('/trade', deps.requirePlatform, noQueryParams, async (req, res) => {

@@ -55,7 +55,7 @@ describe('the /trade API (routes, keys and input codes)', () => {
     });
     const trade = createTradeRouters({
       store: modules.store, chains: modules.deps.chains, chain, fills: createFillReadModel(db), savedTrades: createSavedTradeModel(db),
-      txs: createTradeTxModel(db), requirePlatform: requirePlatformKey(modules.platformKeys), amm,
+      txs: createTradeTxModel(db), requirePlatform: requirePlatformKey(modules.platformKeys), amm, marketRecords: modules.marketRecords,
       starter: { start: async (input) => { if (startFails) throw new Error('temporal down'); started.push(input); } },
     });
     api = await startApiServer({ host: '127.0.0.1', port: 0, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), readiness: [], v1Routers: buildV1Routers(modules), rootRouters: [...buildRootRouters(modules), ...trade] });

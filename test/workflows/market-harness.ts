@@ -128,7 +128,7 @@ export class RecordingPublisher implements RealtimePublisher {
       if (e.channel === 'holds') this.holds.push(...e.holds);
       else if (e.channel === 'spends') this.spends.push(...e.spends);
       else if (e.channel === 'handoffs') this.handoffHolds.push(e);
-      else this.events.push(e);
+      else if (e.channel !== 'markets') this.events.push(e);
     }
     return Promise.resolve();
   }
