@@ -19,6 +19,9 @@
  * then latency: open loop at 50% of the sustained rate, buy/sell pairs in requests of E2E_BATCH
  * orders, then each in its own 1-order request, POST start -> matched event, p50/p99; last, single
  * orders at 50% of the median one-market matched rate (a burst rate settlement cannot keep up with).
+ * Each latency phase also counts what its orders cost (bench/e2e/cost.ts): CPU-ms per process, store
+ * commands, Temporal signals, workflow tasks and requests, bytes, per matched order; and, before
+ * them, the service idle for E2E_IDLE_S (5) seconds, the background every window carries.
  * "Matched" = first user-channel event (order PARTIALLY_FILLED/MATCHED/FILLED, or a fill) on /v1/ws;
  * if the service publishes no user events, GET /v1/orders?status=filled polling (said in the output).
  *
