@@ -19,6 +19,9 @@
  * then latency: open loop at 50% of the sustained rate, buy/sell pairs in requests of E2E_BATCH
  * orders, then each in its own 1-order request, POST start -> matched event, p50/p99; last, single
  * orders at 50% of the median one-market matched rate (a burst rate settlement cannot keep up with).
+ * Each latency phase also counts what its orders cost (bench/e2e/cost.ts): CPU-ms per process, store
+ * commands, Temporal signals, workflow tasks and requests, bytes, per matched order; and, before
+ * them, the service idle for E2E_IDLE_S (5) seconds, the background every window carries.
  * "Matched" = first user-channel event (order PARTIALLY_FILLED/MATCHED/FILLED, or a fill) on /v1/ws;
  * if the service publishes no user events, GET /v1/orders?status=filled polling (said in the output).
  *
@@ -39,9 +42,12 @@ import { performance } from 'node:perf_hooks';
 import { closedLoop, newPostStats, openLoop, sequential, type PostStats } from './e2e/load';
 import { MatchObserver } from './e2e/observer';
 import { batchPairStream, closedLoopStreams, pairStream, type SignedBenchOrder } from './e2e/orders';
+import { CostMeter, costPerOrder, cpuPerOrder, type CostCounts } from './e2e/cost';
+import { printCostTable } from './e2e/cost-table';
 import { CpuMeter } from './e2e/cpu';
+import { metricsUrlOf } from './e2e/listen-ports';
 import { disarmAll, heartbeatWallets, startHeartbeats, type HeartbeatStats } from './e2e/heartbeat-load';
-import { startService, ROOT, type Service } from './e2e/service';
+import { serviceSettings, startService, ROOT, type Service } from './e2e/service';
 import { chainPortFor, createMarkets, devSecrets, E18, fundTraders, json, type BenchMarket, type Trader } from './e2e/setup';
 import { median, percentile, round1 } from './e2e/stats';
 
@@ -74,6 +80,8 @@ const HEARTBEAT_TIMEOUT_S = 30;
 const HEARTBEAT_WARMUP_MS = 3_000;
 /** Longest wait for every heartbeat wallet's first beat to be answered (its switch armed). */
 const HEARTBEAT_ARM_WAIT_MS = int('E2E_HEARTBEAT_ARM_WAIT_S', 120) * 1000;
+/** Length of the idle window measured before the latency phases. */
+const IDLE_S = int('E2E_IDLE_S', 5);
 const RESULT_FILE = process.env.E2E_RESULT_FILE ? path.resolve(process.env.E2E_RESULT_FILE) : path.join(ROOT, 'bench', 'results', 'e2e.json');
 
 const log = (line: string) => process.stdout.write(`[e2e] ${line}\n`);
@@ -104,6 +112,8 @@ interface PhaseResult {
 
 /** CPU per phase: each phase calls `start()` as it begins, `summarize` reads what it used. */
 let meter: CpuMeter | undefined;
+/** Store commands, Temporal requests and bytes over the latency phases and the idle window (bench/e2e/cost.ts). */
+let cost: CostMeter | undefined;
 
 function summarize(phase: string, round: number, markets: number, orders: SignedBenchOrder[], stats: PostStats, observer: MatchObserver, complete: boolean): PhaseResult {
   const times = orders.map((o) => observer.matchedAt.get(o.hash)).filter((t): t is number => t !== undefined);
@@ -128,6 +138,30 @@ function summarize(phase: string, round: number, markets: number, orders: Signed
   log(`${phase} round ${round}: ${r.accepted}/${r.orders} accepted (${r.accepted_per_s}/s), ${r.matched} matched (${r.matched_per_s}/s) in ${r.seconds}s, ` +
     `POST p50 ${r.post_p50_ms} ms p99 ${r.post_p99_ms} ms, load ${r.load_avg_1m}, CPU ${r.cpu_cores ?? '?'} cores${complete ? '' : ' INCOMPLETE'}${r.error_samples.length ? ` errors: ${r.error_samples.join(' | ')}` : ''}`);
   return r;
+}
+
+/**
+ * The service with no bench load for E2E_IDLE_S seconds, settlement drained: what it spends on
+ * its own (the chain, Temporal's timers and polls, the demo bots), which every phase's CPU and
+ * counts carry too.
+ */
+async function idleWindow(): Promise<Record<string, unknown> | null> {
+  if (!meter || !cost) return null;
+  meter.start();
+  await cost.start();
+  await new Promise((r) => setTimeout(r, IDLE_S * 1000));
+  const counts: CostCounts = await cost.since();
+  const cpu = meter.since();
+  const perSecond = (r: Record<string, number> | null | undefined) =>
+    (r ? round1(Object.values(r).reduce((a, b) => a + b, 0) / counts.seconds) : null);
+  const figures = {
+    seconds: round1(counts.seconds),
+    cores_by_process: cpu ? Object.fromEntries(Object.entries(cpu.seconds).map(([k, v]) => [k, Math.round((v / counts.seconds) * 100) / 100])) : null,
+    store_commands_per_s: { api: perSecond(counts.store_commands?.api), worker: perSecond(counts.store_commands?.worker) },
+    temporal_requests_per_s: perSecond(counts.temporal_requests),
+  };
+  log(`idle for ${figures.seconds} s: cores ${JSON.stringify(figures.cores_by_process)}, store commands/s ${JSON.stringify(figures.store_commands_per_s)}, Temporal requests/s ${String(figures.temporal_requests_per_s)}`);
+  return figures;
 }
 
 /**
@@ -259,9 +293,18 @@ async function main(): Promise<void> {
   let sustainedPhase = null as (PhaseResult & Record<string, unknown>) | null;
   let latencyHalfBurst = null as Record<string, unknown> | null;
   let heartbeatLoad = null as Record<string, unknown> | null;
+  let idle = null as Record<string, unknown> | null;
   try {
     service = await startService({ logLevel: process.env.E2E_LOG_LEVEL ?? 'warn' });
-    if (service.child.pid !== undefined) meter = new CpuMeter(service.child.pid);
+    if (service.child.pid !== undefined) {
+      meter = new CpuMeter(service.child.pid);
+      const temporalMetrics = await metricsUrlOf(service.child.pid, 'temporal', '127.0.0.1');
+      if (!temporalMetrics) notes.push('the Temporal dev server\'s /metrics was not found: its request counts are null');
+      cost = new CostMeter({
+        rootPid: service.child.pid, apiMetrics: `${service.api}/metrics`, workerMetrics: service.workerMetrics, temporalMetrics,
+        namespace: serviceSettings(process.env.E2E_SERVICE_ENV).TEMPORAL_NAMESPACE ?? 'default',
+      });
+    }
     log(`service ready in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${service.api}`);
     const secrets = devSecrets(service.dataDir);
     const [one] = await createMarkets(service.api, secrets.ADMIN_TOKEN, 1, 'one');
@@ -308,6 +351,7 @@ async function main(): Promise<void> {
       const label = `latency (open loop${k === 1 ? '' : `, ${k} orders/request`}${basis ? `, ${basis}` : ''})`;
       log(`${label}: ${rate.toFixed(1)} orders/s for ${LAT_SECONDS} s (${groups.length * 2 * k} orders, ${k} order${k === 1 ? '' : 's'} per request)`);
       meter?.start();
+      await cost?.start();
       const stats = newPostStats();
       const orders = groups.flatMap(([buys, sells]) => [...buys, ...sells]);
       const sinceWall = Date.now();
@@ -320,6 +364,7 @@ async function main(): Promise<void> {
           return o.waitFor(hashes, waitDeadline, sinceWall);
         })(),
       ]);
+      const counts = await cost?.since();
       const fromPost: number[] = [];
       const fromSchedule: number[] = [];
       for (const order of orders) {
@@ -350,6 +395,8 @@ async function main(): Promise<void> {
         post_response_p99_ms: summary.post_p99_ms,
         cpu_cores: summary.cpu_cores,
         cpu_s: summary.cpu_s,
+        cpu_ms_per_order: cpuPerOrder(summary.cpu_s, fromPost.length),
+        cost: counts ? costPerOrder(counts, fromPost.length) : null,
         ...settlement,
       };
       log(`${label} POST -> matched: p50 ${figures.p50_ms} ms, p90 ${figures.p90_ms} ms, p99 ${figures.p99_ms} ms, max ${figures.max_ms} ms (${fromPost.length}/${orders.length} matched, ${open.lateSends} late sends)`);
@@ -449,6 +496,7 @@ async function main(): Promise<void> {
     sustainedPhase = await runSustained(service.api, observer, traders, one);
     phases.push(sustainedPhase);
     const sustained = (sustainedPhase.settled_per_s as number | null) ?? burst;
+    idle = await idleWindow();
     if (BATCH > 1) {
       latencyBatched = await runLatency(sustained, BATCH);
       settlementDrainBetween = await drain('the batched latency phase');
@@ -486,6 +534,11 @@ async function main(): Promise<void> {
     sustained_orders_per_s_one_market: (sustainedPhase?.settled_per_s as number | null | undefined) ?? null,
     p50_ms: (latency?.p50_ms as number | null | undefined) ?? null,
     p99_ms: (latency?.p99_ms as number | null | undefined) ?? null,
+    latency_rate: (latency?.target_orders_per_s as number | null | undefined) ?? null,
+    cpu_ms_per_order_single: cpuOf(latency)?.total ?? null,
+    cpu_ms_per_order_batched: cpuOf(latencyBatched)?.total ?? null,
+    cpu_ms_per_order_by_process: { single: cpuOf(latency)?.by_process ?? null, batched: cpuOf(latencyBatched)?.by_process ?? null },
+    cost_model: { single: latency?.cost ?? null, batched: latencyBatched?.cost ?? null, idle },
     heartbeat_load_ratio: (heartbeatLoad?.ratio as number | null | undefined) ?? null,
     orders_per_s_one_market_heartbeats: (heartbeatLoad?.matched_per_s_with as number | null | undefined) ?? null,
     orders_per_s_one_market_no_heartbeats: (heartbeatLoad?.matched_per_s_without as number | null | undefined) ?? null,
@@ -497,6 +550,7 @@ async function main(): Promise<void> {
     targets: { orders_per_s_one_market: 500, p99_ms_at_half_load: 250, heartbeat_load_ratio: 0.9 },
     matched_observed_via: matchedVia,
     sustained_means: 'orders settled on chain per second while a one-market closed loop of E2E_SUSTAINED_ORDERS keeps matching and settlement busy together: orders / (last settled - first POST)',
+    cost_means: 'cpu_ms_per_order_*: CPU-ms of the service\'s processes (API, worker, Temporal, FerretDB, the supervisor with the chain; not the bench, not the demo bots) over a latency phase (first POST to last order matched, settlement running alongside) per order it matched; single = 1 order/request at latency_rate, batched = the same rate in requests of `batch` orders. cost_model: counts over the same windows per matched order (bench/e2e/cost.ts, docs/benchmarks.md "Cost per order"); idle: the service without bench load',
     latency_means: 'p50_ms and p99_ms: single-order requests (every order its own POST) at half the sustained one-market rate; latency_batched: the same rate in requests of `batch` orders, as the throughput phases send; latency_half_burst: single-order requests at half the median one-market matched rate, above what settlement keeps up with',
     heartbeat_load_means: 'matched/s of the one-market closed loop (E2E_HEARTBEAT_ORDERS orders) while E2E_HEARTBEAT_WALLETS wallets each POST /v1/heartbeat once a second, over the same run without them; runs alternated without, with, with, without, medians',
     heartbeat_load: heartbeatLoad,
@@ -521,7 +575,13 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
   fs.writeFileSync(RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
   printTable(result, phases);
+  printCostTable(result.cost_model, result.cpu_ms_per_order_by_process, result.latency_rate);
   log(`wrote ${path.relative(ROOT, RESULT_FILE)}`);
+}
+
+/** The CPU-ms per order of a latency phase's figures, or null. */
+function cpuOf(figures: Record<string, unknown> | null): ReturnType<typeof cpuPerOrder> {
+  return (figures?.cpu_ms_per_order as ReturnType<typeof cpuPerOrder> | undefined) ?? null;
 }
 
 /** "p50 / p99" of a latency figure set, or null. */
@@ -541,6 +601,8 @@ function printTable(result: Record<string, unknown>, phases: PhaseResult[]): voi
     ['one market matched/s: no heartbeats / heartbeats', `${String(result.orders_per_s_one_market_no_heartbeats)} / ${String(result.orders_per_s_one_market_heartbeats)}`],
     ['heartbeat load ratio (target >= 0.9)', String(result.heartbeat_load_ratio)],
     ['one market, sustained (settled on chain) orders/s', String(result.sustained_orders_per_s_one_market)],
+    ['latency phases rate, orders/s (E2E_LAT_RATE)', String(result.latency_rate)],
+    ['CPU-ms per order, single / batched requests', `${String(result.cpu_ms_per_order_single)} / ${String(result.cpu_ms_per_order_batched)}`],
     ['latency POST->matched p50 ms (half sustained load)', String(result.p50_ms)],
     ['latency POST->matched p99 ms (half sustained load)', String(result.p99_ms)],
     ['  same load in batched requests: p50 / p99 ms', pair(result.latency_batched)],

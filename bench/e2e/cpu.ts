@@ -15,6 +15,8 @@ function roleOf(cmdline: string): string {
   if (cmdline.includes('workers/main')) return 'worker';
   if (cmdline.includes('api/main')) return 'api';
   if (cmdline.includes('supervisor/main')) return 'chain_and_supervisor';
+  // The demo market makers are load like the bench's own, not part of the service's cost.
+  if (cmdline.includes('bots/demo-bots')) return 'bots';
   if (cmdline.includes('ferretdb')) return 'ferretdb';
   if (cmdline.includes('temporal')) return 'temporal';
   return 'other';
@@ -61,6 +63,14 @@ export function executableOf(rootPid: number, role: string): string | null {
 export function pidOf(rootPid: number, role: string): number | null {
   for (const [pid, p] of sampleTree(rootPid) ?? []) if (p.role === role) return pid;
   return null;
+}
+
+/** Roles that load the service rather than serve: left out of its cost (bench/e2e/cost.ts). */
+export const LOAD_ROLES: readonly string[] = ['bench', 'bots'];
+
+/** Pid -> role of every process in the tree under `rootPid` (itself included); empty off Linux. */
+export function processRoles(rootPid: number): Map<number, string> {
+  return new Map([...(sampleTree(rootPid) ?? [])].map(([pid, p]) => [pid, p.role]));
 }
 
 /** Per pid of the tree under `rootPid` (itself included): its role and CPU seconds so far. */

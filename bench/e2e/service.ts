@@ -15,6 +15,8 @@ const SUPERVISOR = join(ROOT, 'dist', 'src', 'supervisor', 'main.js');
 export interface Service {
   api: string;
   chainRpc: string;
+  /** The worker's /metrics (its store commands, activities and the Temporal SDK's counters). */
+  workerMetrics: string;
   dataDir: string;
   child: ChildProcess;
   output(): string;
@@ -32,7 +34,7 @@ function serviceNodeVersion(supervisorPid: number | undefined): string | null {
 export async function startService(options: { readyTimeoutMs?: number; logLevel?: string; keepData?: boolean } = {}): Promise<Service> {
   if (!existsSync(SUPERVISOR)) throw new Error(`${SUPERVISOR} is missing: run npm run build first`);
   const host = '127.0.0.1';
-  const ports = { api: await freePort(host), temporal: await freePort(host), ui: await freePort(host), mongo: await freePort(host), chain: await freePort(host) };
+  const ports = { api: await freePort(host), temporal: await freePort(host), ui: await freePort(host), mongo: await freePort(host), chain: await freePort(host), workerMetrics: await freePort(host) };
   const dataDir = mkdtempSync(join(tmpdir(), 'predex-e2e-bench-'));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -45,6 +47,8 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     TEMPORAL_UI_PORT: String(ports.ui),
     MONGODB_PORT: String(ports.mongo),
     CHAIN_PORT: String(ports.chain),
+    // A free port rather than the default: two stacks on one machine would share 9464.
+    WORKER_METRICS_PORT: String(ports.workerMetrics),
     LOG_LEVEL: options.logLevel ?? 'warn',
     // Every simulated trader comes from this one loopback address: the per-address limit (meant for
     // many clients behind one address) would answer 429 to the bench itself once an open-loop phase
@@ -105,7 +109,9 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     await stop();
     throw error;
   });
-  return { api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, dataDir, child, output: () => output, nodeVersion: serviceNodeVersion(child.pid), stop };
+  return {
+    api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, workerMetrics: `http://${host}:${ports.workerMetrics}/metrics`, dataDir, child, output: () => output, nodeVersion: serviceNodeVersion(child.pid), stop,
+  };
 }
 
 /** `NAME=value NAME=value` as an environment (E2E_SERVICE_ENV). */
