@@ -17,7 +17,8 @@ async function listAll<T>(api: string, trader: Trader, route: string): Promise<T
   let cursor = '';
   for (;;) {
     const url = `${api}${route}${route.includes('?') ? '&' : '?'}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const res = await json<Page<T>>(url, { headers: { authorization: `Bearer ${trader.jwt}` } });
+    // Generous: the reads may run while settlement still works through a backlog.
+    const res = await json<Page<T>>(url, { headers: { authorization: `Bearer ${trader.jwt}` }, signal: AbortSignal.timeout(120_000) });
     if (res.status !== 200) throw new Error(`GET ${route} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
     items.push(...res.body.data);
     if (!res.body.has_more) return items;
@@ -26,11 +27,11 @@ async function listAll<T>(api: string, trader: Trader, route: string): Promise<T
 }
 
 export async function finalRecords(api: string, traders: Trader[]): Promise<{ records: FinalRecord[]; fills: Map<string, FillRecord[]> }> {
-  const perWallet = await Promise.all(traders.map(async (t) => ({
-    wallet: t.address.toLowerCase(),
-    records: await listAll<FinalRecord>(api, t, '/v1/orders?status=all'),
-    fills: await listAll<FillRecord>(api, t, '/v1/fills'),
-  })));
+  // One wallet at a time: twenty listings at once starved a busy service past the read timeout.
+  const perWallet: { wallet: string; records: FinalRecord[]; fills: FillRecord[] }[] = [];
+  for (const t of traders) {
+    perWallet.push({ wallet: t.address.toLowerCase(), records: await listAll<FinalRecord>(api, t, '/v1/orders?status=all'), fills: await listAll<FillRecord>(api, t, '/v1/fills') });
+  }
   return { records: perWallet.flatMap((w) => w.records), fills: new Map(perWallet.map((w) => [w.wallet, w.fills])) };
 }
 

@@ -122,7 +122,8 @@ export async function mixedLoad(
   try {
     let due = result.startedAt;
     const end = result.startedAt + options.durationMs;
-    for (let i = 0; due < end && i < signed.length; i += 1) {
+    // Ends on the clock: a service that cannot keep the rate gets fewer orders, not a longer run.
+    for (let i = 0; due < end && performance.now() < end && i < signed.length; i += 1) {
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
