@@ -94,6 +94,27 @@ function sampleTree(rootPid: number): Map<number, ProcSample> | null {
   return out;
 }
 
+/**
+ * Resident memory in MiB per role of the tree under `rootPid` (VmRSS of /proc/<pid>/status,
+ * summed over a role's processes), or null where /proc cannot say.
+ */
+export function rssByRole(rootPid: number): Record<string, number> | null {
+  const tree = sampleTree(rootPid);
+  if (!tree) return null;
+  const mib: Record<string, number> = {};
+  for (const [pid, p] of tree) {
+    let kib = 0;
+    try {
+      kib = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      continue; // it ended while being read
+    }
+    mib[p.role] = (mib[p.role] ?? 0) + kib / 1024;
+  }
+  for (const k of Object.keys(mib)) mib[k] = Math.round(mib[k] * 10) / 10;
+  return mib;
+}
+
 export interface PhaseCpu {
   /** CPU seconds per role over the phase (service processes, and `bench` for this process). */
   seconds: Record<string, number>;

@@ -23,10 +23,12 @@ export interface PostStats {
   answeredAt: Map<string, number>;
   firstPost: number;
   lastResponse: number;
+  /** order hash -> `accepted` or the inline rejection's code (absent: no answer, the order's fate unknown) */
+  outcomes: Map<string, string>;
 }
 
 export function newPostStats(): PostStats {
-  return { sent: 0, accepted: 0, rejected: 0, httpErrors: 0, errorSamples: [], requestMs: [], postedAt: new Map(), answeredAt: new Map(), firstPost: Infinity, lastResponse: 0 };
+  return { sent: 0, accepted: 0, rejected: 0, httpErrors: 0, errorSamples: [], requestMs: [], postedAt: new Map(), answeredAt: new Map(), firstPost: Infinity, lastResponse: 0, outcomes: new Map() };
 }
 
 export async function postOrders(api: string, trader: Trader, orders: SignedBenchOrder[], stats: PostStats): Promise<void> {
@@ -51,7 +53,10 @@ export async function postOrders(api: string, trader: Trader, orders: SignedBenc
     if (stats.errorSamples.length < 5) stats.errorSamples.push(`HTTP ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
     return;
   }
-  for (const r of res.body.results) {
+  for (const [i, r] of res.body.results.entries()) {
+    // Results come in the request's order; a result's own hash, when it carries one, wins.
+    const hash = r.order_hash?.toLowerCase() ?? orders[i]?.hash;
+    if (hash) stats.outcomes.set(hash, r.error ? r.error.code : 'accepted');
     if (r.error) {
       stats.rejected += 1;
       if (stats.errorSamples.length < 5) stats.errorSamples.push(`${r.error.code}: ${r.error.message}`);

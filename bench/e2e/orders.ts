@@ -26,8 +26,16 @@ export function signBenchOrder(trader: Trader, market: BenchMarket): SignedBench
   const side = trader.role === 'buyer' ? 'BUY' : 'SELL';
   priceCounter += 1;
   const cents = side === 'BUY' ? 51 + (priceCounter % 5) : 45 + (priceCounter % 5);
-  const price = `0.${cents}`;
-  const built = buildOrder({ market: market.signing, maker: trader.address, side, outcome: 1, price, size: ORDER_SIZE });
+  return signOrderAt(trader, market, `0.${cents}`);
+}
+
+/**
+ * A size-1 YES order on the trader's side at `price`; `expiration` (unix seconds) makes it GTD.
+ * A price outside the crossing bands rests until cancelled or expired.
+ */
+export function signOrderAt(trader: Trader, market: BenchMarket, price: string, expiration?: bigint): SignedBenchOrder {
+  const side = trader.role === 'buyer' ? 'BUY' : 'SELL';
+  const built = buildOrder({ market: market.signing, maker: trader.address, side, outcome: 1, price, size: ORDER_SIZE, expiration });
   const signed = signOrder(built, trader.privateKey);
   const o = built.order;
   return {
@@ -38,7 +46,7 @@ export function signBenchOrder(trader: Trader, market: BenchMarket): SignedBench
       condition_id: market.condition_id,
       chain_id: market.chain_id,
       side,
-      order_type: 'LIMIT',
+      order_type: expiration ? 'GTD' : 'LIMIT',
       outcome: 1,
       price: built.price,
       size: ORDER_SIZE,

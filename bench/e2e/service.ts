@@ -17,6 +17,8 @@ export interface Service {
   chainRpc: string;
   /** The worker's /metrics (its store commands, activities and the Temporal SDK's counters). */
   workerMetrics: string;
+  /** The embedded Temporal server's frontend (`host:port`, namespace `default`). */
+  temporal: string;
   dataDir: string;
   child: ChildProcess;
   output(): string;
@@ -31,7 +33,7 @@ function serviceNodeVersion(supervisorPid: number | undefined): string | null {
   return binary ? execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim() : null;
 }
 
-export async function startService(options: { readyTimeoutMs?: number; logLevel?: string; keepData?: boolean } = {}): Promise<Service> {
+export async function startService(options: { readyTimeoutMs?: number; logLevel?: string; keepData?: boolean; env?: Record<string, string> } = {}): Promise<Service> {
   if (!existsSync(SUPERVISOR)) throw new Error(`${SUPERVISOR} is missing: run npm run build first`);
   const host = '127.0.0.1';
   const ports = { api: await freePort(host), temporal: await freePort(host), ui: await freePort(host), mongo: await freePort(host), chain: await freePort(host), workerMetrics: await freePort(host) };
@@ -64,6 +66,7 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     // E2E_SERVICE_ENV: further settings of the service, `NAME=value` separated by spaces (a
     // measured setting, e.g. `SETTLEMENT_ACTIVITY_SLOTS=1`).
     ...serviceSettings(process.env.E2E_SERVICE_ENV),
+    ...options.env,
   };
   const child = spawn(process.execPath, [SUPERVISOR], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -110,7 +113,8 @@ export async function startService(options: { readyTimeoutMs?: number; logLevel?
     throw error;
   });
   return {
-    api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, workerMetrics: `http://${host}:${ports.workerMetrics}/metrics`, dataDir, child, output: () => output, nodeVersion: serviceNodeVersion(child.pid), stop,
+    api: `http://${host}:${ports.api}`, chainRpc: `http://${host}:${ports.chain}`, workerMetrics: `http://${host}:${ports.workerMetrics}/metrics`,
+    temporal: `${host}:${ports.temporal}`, dataDir, child, output: () => output, nodeVersion: serviceNodeVersion(child.pid), stop,
   };
 }
 
