@@ -14,6 +14,8 @@ import { exitWithSupervisor } from '../supervisor/exit-with-supervisor';
 import { createPredexClient, PredexError, type PredexClient } from '../client';
 import { devJwt } from '../cli/dev-jwt';
 import { localPlatformKey } from '../cli/local-stack';
+import { DEMO_AMM_QUESTION, DEMO_QUESTION } from '../markets/demo-markets';
+import { openDemoMarket } from './demo-market';
 import { MarketMaker } from './market-maker';
 import { PoolTrader } from './pool-trader';
 
@@ -37,7 +39,8 @@ async function poolBot(baseUrl: string, rpcUrl: string, secret: string): Promise
   }
   const account = devAccounts()[POOL_ACCOUNT];
   const wallet = createWalletClient({ account: privateKeyToAccount(account.privateKey), transport: http(rpcUrl) });
-  return new PoolTrader(await botClient(baseUrl, POOL_ACCOUNT, secret, platform), wallet, { maxSpend: '5', reserve: '100', stepMs: 20_000, log });
+  const client = await botClient(baseUrl, POOL_ACCOUNT, secret, platform);
+  return new PoolTrader(client, wallet, { market: () => openDemoMarket(client, 'AMM', DEMO_AMM_QUESTION), maxSpend: '5', reserve: '100', stepMs: 20_000, log });
 }
 
 async function main(): Promise<void> {
@@ -51,10 +54,10 @@ async function main(): Promise<void> {
     await port.fundWallet(account.address, 100_000n * 10n ** 18n, { privateKey: account.privateKey });
   }
   const clients = await Promise.all(BOT_ACCOUNTS.map((i) => botClient(baseUrl, i, config.AUTH_JWT_SECRET!)));
-  const market = (await clients[0].trade.markets({ kind: 'clob', status: 'open', limit: 1 })).data[0];
-  if (!market) throw new Error('no open order-book market to quote');
-  log(`quoting ${market.condition_id} with two bots (DEMO_BOTS=false turns them off)`);
-  const bots = clients.map((client, i) => new MarketMaker(client, { market: market.condition_id, fairTicks: 50 + i * 2, spreadTicks: 4, size: String(5 + i * 5), crossChance: 0.15, stepMs: 3_000 + i * 700, log }));
+  const market = await openDemoMarket(clients[0], 'CLOB', DEMO_QUESTION);
+  if (!market) throw new Error('the demo order-book market is not open');
+  log(`quoting ${market} with two bots (DEMO_BOTS=false turns them off)`);
+  const bots = clients.map((client, i) => new MarketMaker(client, { market, fairTicks: 50 + i * 2, spreadTicks: 4, size: String(5 + i * 5), crossChance: 0.15, stepMs: 3_000 + i * 700, log }));
   const pool = await poolBot(baseUrl, port.context.config.rpcUrl, config.AUTH_JWT_SECRET);
   const stop = () => {
     pool?.stop();

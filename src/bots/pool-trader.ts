@@ -9,8 +9,8 @@ import { decidePoolTrade, type PoolLimits } from './pool-decision';
 import { StepLoop } from './step-loop';
 
 export interface PoolTraderOptions {
-  /** The AMM market to trade; by default the first OPEN one, looked up each step. */
-  market?: string;
+  /** The AMM market to trade, or how to find it (asked each step); by default the first OPEN one. */
+  market?: string | (() => Promise<string | undefined>);
   /** Most collateral one buy spends, and what a buy never touches (decimal strings). */
   maxSpend?: string;
   reserve?: string;
@@ -38,7 +38,9 @@ export class PoolTrader {
   }
 
   private async market(): Promise<string | undefined> {
-    if (this.options.market) return this.options.market;
+    const { market } = this.options;
+    if (typeof market === 'function') return market();
+    if (market) return market;
     return (await this.client.trade.markets({ kind: 'amm', status: 'open', limit: 1 })).data[0]?.condition_id;
   }
 

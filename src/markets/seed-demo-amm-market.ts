@@ -1,9 +1,8 @@
-import { keccak256, toHex } from 'viem';
+import { DEMO_AMM_QUESTION, DEMO_AMM_QUESTION_ID } from './demo-markets';
 import type { Logger } from '../logging/logger';
 import { createAmmMarket, type CreateAmmMarketDeps } from './create-amm-market';
 
-/** Fixed question id of the demo AMM market: every start and every process agrees on one condition. */
-export const DEMO_AMM_QUESTION_ID = keccak256(toHex('predex demo AMM market v1'));
+export { DEMO_AMM_QUESTION_ID } from './demo-markets';
 
 /**
  * Creates the demo AMM market beside the demo order-book market when it does not exist yet (the
@@ -17,7 +16,7 @@ export async function seedDemoAmmMarket(deps: CreateAmmMarketDeps & { logger?: L
   const endDate = new Date((deps.now?.() ?? new Date()).getTime() + 90 * 24 * 3600 * 1000);
   try {
     const market = await createAmmMarket(deps, {
-      question: 'Will the demo pool resolve YES?',
+      question: DEMO_AMM_QUESTION,
       end_date: endDate.toISOString(),
       question_id: DEMO_AMM_QUESTION_ID,
       fee_rate_bps: 100,

@@ -1,9 +1,8 @@
-import { keccak256, toHex } from 'viem';
+import { DEMO_QUESTION, DEMO_QUESTION_ID } from './demo-markets';
 import type { Logger } from '../logging/logger';
 import { createMarket, CreateMarketDeps } from './create-market';
 
-/** Fixed question id of the demo market, so that several starts (or processes) agree on one condition. */
-export const DEMO_QUESTION_ID = keccak256(toHex('predex demo market v1'));
+export { DEMO_QUESTION_ID } from './demo-markets';
 
 /**
  * Creates one demo market when the markets collection is empty; otherwise does nothing. Safe to
@@ -15,7 +14,7 @@ export async function seedDemoMarket(deps: CreateMarketDeps & { logger?: Logger 
   const endDate = new Date((deps.now?.() ?? new Date()).getTime() + 90 * 24 * 3600 * 1000);
   try {
     const market = await createMarket(deps, {
-      question: 'Will the demo market resolve YES?',
+      question: DEMO_QUESTION,
       end_date: endDate.toISOString(),
       question_id: DEMO_QUESTION_ID,
       actor: 'seed',
