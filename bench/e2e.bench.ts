@@ -50,38 +50,32 @@ import { disarmAll, heartbeatWallets, startHeartbeats, type HeartbeatStats } fro
 import { serviceSettings, startService, ROOT, type Service } from './e2e/service';
 import { chainPortFor, createMarkets, devSecrets, E18, fundTraders, json, type BenchMarket, type Trader } from './e2e/setup';
 import { median, percentile, round1 } from './e2e/stats';
+import { positiveEnv } from './positive-env';
 
-const int = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  const value = raw ? Number(raw) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
-
-const ROUNDS = int('E2E_ROUNDS', 3);
-const ORDERS = int('E2E_ORDERS', 1500);
-const CLIENTS = Math.max(2, Math.floor(int('E2E_CLIENTS', 8) / 2) * 2);
-const BATCH = Math.min(15, int('E2E_BATCH', 15));
-const SINGLES = int('E2E_SINGLES_ORDERS', 60);
-const BASELINE = int('E2E_BASELINE_ORDERS', 40);
-const LAT_SECONDS = int('E2E_LAT_SECONDS', 20);
-const ROUND_TIMEOUT_MS = int('E2E_ROUND_TIMEOUT_S', 60) * 1000;
+const ROUNDS = positiveEnv('E2E_ROUNDS', 3);
+const ORDERS = positiveEnv('E2E_ORDERS', 1500);
+const CLIENTS = Math.max(2, Math.floor(positiveEnv('E2E_CLIENTS', 8) / 2) * 2);
+const BATCH = Math.min(15, positiveEnv('E2E_BATCH', 15));
+const SINGLES = positiveEnv('E2E_SINGLES_ORDERS', 60);
+const BASELINE = positiveEnv('E2E_BASELINE_ORDERS', 40);
+const LAT_SECONDS = positiveEnv('E2E_LAT_SECONDS', 20);
+const ROUND_TIMEOUT_MS = positiveEnv('E2E_ROUND_TIMEOUT_S', 60) * 1000;
 /** Longest wait for the rounds' settlement to finish before the latency phases. */
-const SETTLE_WAIT_MS = int('E2E_SETTLE_WAIT_S', 120) * 1000;
-const SUSTAINED_ORDERS = int('E2E_SUSTAINED_ORDERS', 3000);
+const SETTLE_WAIT_MS = positiveEnv('E2E_SETTLE_WAIT_S', 120) * 1000;
+const SUSTAINED_ORDERS = positiveEnv('E2E_SUSTAINED_ORDERS', 3000);
 /** No new round starts once this much of the run is spent (setup included); the latency phase still runs. */
-const BUDGET_MS = int('E2E_BUDGET_S', 420) * 1000;
+const BUDGET_MS = positiveEnv('E2E_BUDGET_S', 420) * 1000;
 const HEARTBEAT = process.env.E2E_HEARTBEAT === '1';
-const HEARTBEAT_WALLETS = int('E2E_HEARTBEAT_WALLETS', 1000);
-const HEARTBEAT_ORDERS = int('E2E_HEARTBEAT_ORDERS', 4500);
+const HEARTBEAT_WALLETS = positiveEnv('E2E_HEARTBEAT_WALLETS', 1000);
+const HEARTBEAT_ORDERS = positiveEnv('E2E_HEARTBEAT_ORDERS', 4500);
 /** Switch timeout of the load's beats: well above the beat interval, as a market maker sets it. */
 const HEARTBEAT_TIMEOUT_S = 30;
 /** Beats in steady state (every switch armed) for this long before the measurement starts. */
 const HEARTBEAT_WARMUP_MS = 3_000;
 /** Longest wait for every heartbeat wallet's first beat to be answered (its switch armed). */
-const HEARTBEAT_ARM_WAIT_MS = int('E2E_HEARTBEAT_ARM_WAIT_S', 120) * 1000;
+const HEARTBEAT_ARM_WAIT_MS = positiveEnv('E2E_HEARTBEAT_ARM_WAIT_S', 120) * 1000;
 /** Length of the idle window measured before the latency phases. */
-const IDLE_S = int('E2E_IDLE_S', 5);
+const IDLE_S = positiveEnv('E2E_IDLE_S', 5);
 const RESULT_FILE = process.env.E2E_RESULT_FILE ? path.resolve(process.env.E2E_RESULT_FILE) : path.join(ROOT, 'bench', 'results', 'e2e.json');
 
 const log = (line: string) => process.stdout.write(`[e2e] ${line}\n`);
@@ -346,7 +340,7 @@ async function main(): Promise<void> {
      * orders per request (1: every order its own POST). `basis` names what `full` is in the label.
      */
     const runLatency = async (full: number, k: number, basis = '', extra = false): Promise<Record<string, unknown>> => {
-      const rate = process.env.E2E_LAT_RATE && !extra ? int('E2E_LAT_RATE', 1) : Math.max(2, full / 2);
+      const rate = process.env.E2E_LAT_RATE && !extra ? positiveEnv('E2E_LAT_RATE', 1) : Math.max(2, full / 2);
       const groups = batchPairStream(traders, one, Math.max(1, Math.round((rate * LAT_SECONDS) / (2 * k))), k);
       const label = `latency (open loop${k === 1 ? '' : `, ${k} orders/request`}${basis ? `, ${basis}` : ''})`;
       log(`${label}: ${rate.toFixed(1)} orders/s for ${LAT_SECONDS} s (${groups.length * 2 * k} orders, ${k} order${k === 1 ? '' : 's'} per request)`);

@@ -28,20 +28,15 @@ import { percentile, round1 } from './e2e/stats';
 import { finalRecords, holdings } from './soak/final-state';
 import { mixedLoad, presign } from './soak/mixed-load';
 import { balanceMismatches, judgeOrders, settledDelta } from './soak/verdict';
+import { positiveEnv } from './positive-env';
 
-const num = (name: string, fallback: number): number => {
-  const value = process.env[name] ? Number(process.env[name]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
-
-const MINUTES = num('SOAK_MINUTES', 10);
-const RATE = num('SOAK_RATE', 250);
-const WALLETS = Math.max(2, Math.floor(num('SOAK_WALLETS', 20) / 2) * 2);
+const MINUTES = positiveEnv('SOAK_MINUTES', 10);
+const RATE = positiveEnv('SOAK_RATE', 250);
+const WALLETS = Math.max(2, Math.floor(positiveEnv('SOAK_WALLETS', 20) / 2) * 2);
 const MARKETS = 10;
-const CANCEL_AFTER_MS = num('SOAK_CANCEL_AFTER_S', 3) * 1000;
-const EXPIRE_AFTER_S = num('SOAK_EXPIRE_AFTER_S', 15);
-const SETTLE_WAIT_MS = num('SOAK_SETTLE_WAIT_S', 180) * 1000;
+const CANCEL_AFTER_MS = positiveEnv('SOAK_CANCEL_AFTER_S', 3) * 1000;
+const EXPIRE_AFTER_S = positiveEnv('SOAK_EXPIRE_AFTER_S', 15);
+const SETTLE_WAIT_MS = positiveEnv('SOAK_SETTLE_WAIT_S', 180) * 1000;
 /** Memory is compared from the end of the first minute (JIT, caches and pools filled) to the end. */
 const WARMUP_MS = Math.min(60_000, (MINUTES * 60_000) / 2);
 const SAMPLE_EVERY_MS = 10_000;
