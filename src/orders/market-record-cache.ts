@@ -26,9 +26,13 @@ export class MarketRecordCache {
 
   /** The record of one market, or undefined when it does not exist. */
   async findOne(market: MarketRef): Promise<MarketRecord | undefined> {
-    const hit = this.kept.get(marketKeyOf(market));
-    if (hit && hit.expiresAt > this.clock()) return hit.record;
-    return (await this.find([market])).get(marketKeyOf(market));
+    return this.live(marketKeyOf(market), this.clock()) ?? (await this.find([market])).get(marketKeyOf(market));
+  }
+
+  /** The kept read of `key` while its TTL runs, else undefined. */
+  private live(key: string, now: number): Promise<MarketRecord | undefined> | undefined {
+    const hit = this.kept.get(key);
+    return hit && hit.expiresAt > now ? hit.record : undefined;
   }
 
   /** Forgets a market (its status changed): the next lookup reads the store. */
@@ -43,8 +47,8 @@ export class MarketRecordCache {
     const pending: [string, Promise<MarketRecord | undefined>][] = [];
     for (const m of wanted) {
       const key = marketKeyOf(m);
-      const hit = this.kept.get(key);
-      if (hit && hit.expiresAt > now) pending.push([key, hit.record]);
+      const record = this.live(key, now);
+      if (record) pending.push([key, record]);
       else missing.set(key, { chain_id: m.chain_id, condition_id: m.condition_id.toLowerCase() });
     }
     if (missing.size > 0) {
