@@ -307,7 +307,7 @@ async function main(): Promise<void> {
     const traders = await fundTraders(port, service.dataDir, [one, ...ten], CLIENTS, 1_000_000n * E18, 100_000n * E18);
     log(`markets and ${traders.length} wallets funded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    observer = new MatchObserver(service.api, traders);
+    observer = new MatchObserver(service.api, traders, [one, ...ten].map((m) => m.condition_id));
     try {
       await observer.connect();
     } catch (error) {

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     const port = chainPortFor(service.dataDir);
     const pairs = Math.ceil((RATE * MINUTES * 60) / 2);
     const traders = await fundTraders(port, service.dataDir, markets, WALLETS, 1_000_000n * E18, BigInt(Math.ceil((2 * pairs) / WALLETS) + 100) * E18);
-    const soakObserver = new MatchObserver(service.api, traders);
+    const soakObserver = new MatchObserver(service.api, traders, markets.map((m) => m.condition_id));
     observer = soakObserver;
     await soakObserver.connect();
     const before = await holdings(port, traders, markets);

@@ -9,13 +9,17 @@ import { io, type Socket } from 'socket.io-client';
 import { json, type Trader } from './setup';
 
 const MATCHED = new Set(['PARTIALLY_FILLED', 'MATCHED', 'FILLED']);
+/** Order statuses after which the order trades no more (FILLED and MATCH_FAILED end settlement too). */
+const ENDED = new Set(['CANCELLED', 'EXPIRED']);
+/** Fill settlement statuses after which nothing more happens on chain. */
+const FILL_FINAL = new Set(['CONFIRMED', 'FAILED']);
 
 export type ObserveMode = 'socket' | 'rest';
 
-interface UserEvent {
+export interface UserEvent {
   type: string;
-  order?: { order_hash: string; status: string };
-  fill?: { order_hash: string };
+  order?: { order_hash: string; status: string; condition_id?: string };
+  fill?: { order_hash: string; trade_id?: string; settlement_status?: string; condition_id?: string };
 }
 
 export class MatchObserver {
@@ -24,6 +28,11 @@ export class MatchObserver {
   /** When each order was seen at the end of settlement (FILLED or MATCH_FAILED; socket mode only). */
   readonly settledAt = new Map<string, number>();
   readonly statuses = new Map<string, number>();
+  /** Orders that ended CANCELLED or EXPIRED, perhaps after a partial fill still settling. */
+  private readonly ended = new Set<string>();
+  /** Fills not yet CONFIRMED or FAILED: trade id by order hash. */
+  private readonly unsettledFills = new Map<string, Set<string>>();
+  private readonly markets: ReadonlySet<string> | undefined;
   private sockets: Socket[] = [];
   private mode: ObserveMode = 'socket';
   /** hashes per wallet that REST polling still looks for */
@@ -34,7 +43,31 @@ export class MatchObserver {
   pollErrors = 0;
   lastPollError = '';
 
-  constructor(private readonly api: string, private readonly traders: Trader[]) {}
+  /**
+   * `markets`: the condition ids whose events count; the bench's wallets may also trade elsewhere
+   * (the demo bots use some of the same dev accounts on the demo markets).
+   */
+  constructor(private readonly api: string, private readonly traders: Trader[], markets?: Iterable<string>) {
+    this.markets = markets ? new Set([...markets].map((m) => m.toLowerCase())) : undefined;
+  }
+
+  private watched(conditionId: string | undefined): boolean {
+    return !this.markets || (conditionId !== undefined && this.markets.has(conditionId.toLowerCase()));
+  }
+
+  private noteFill(hash: string, tradeId: string | undefined, status: string | undefined): void {
+    if (!tradeId || !status) return;
+    const open = this.unsettledFills.get(hash) ?? new Set<string>();
+    if (FILL_FINAL.has(status)) open.delete(tradeId);
+    else open.add(tradeId);
+    if (open.size > 0) this.unsettledFills.set(hash, open);
+    else this.unsettledFills.delete(hash);
+  }
+
+  /** Settled: FILLED or MATCH_FAILED, or ended otherwise with every fill seen settled. */
+  private isSettled(hash: string): boolean {
+    return this.settledAt.has(hash) || (this.ended.has(hash) && !this.unsettledFills.has(hash));
+  }
 
   get observeMode(): ObserveMode {
     return this.mode;
@@ -48,6 +81,28 @@ export class MatchObserver {
     if (!this.matchedAt.has(hash)) this.matchedAt.set(hash, at);
   }
 
+  /** One `user` event seen at `now` (the socket handler; public so the rules can be tested alone). */
+  take(event: UserEvent, now: number): void {
+    this.lastEventAt = now;
+    this.userEvents += 1;
+    if (event.type === 'order' && event.order && this.watched(event.order.condition_id)) {
+      const status = event.order.status;
+      const hash = event.order.order_hash.toLowerCase();
+      this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+      if (MATCHED.has(status)) this.record(hash, now);
+      if ((status === 'FILLED' || status === 'MATCH_FAILED') && !this.settledAt.has(hash)) this.settledAt.set(hash, now);
+      if (status === 'MATCH_FAILED') {
+        this.failed.add(hash);
+        this.record(hash, now);
+      }
+      if (ENDED.has(status)) this.ended.add(hash);
+    } else if (event.type === 'fill' && event.fill && this.watched(event.fill.condition_id)) {
+      const hash = event.fill.order_hash.toLowerCase();
+      this.record(hash, now);
+      this.noteFill(hash, event.fill.trade_id, event.fill.settlement_status);
+    }
+  }
+
   async connect(): Promise<void> {
     await Promise.all(
       this.traders.map(async (trader) => {
@@ -55,24 +110,7 @@ export class MatchObserver {
         if (token.status !== 200) throw new Error(`ws-token answered ${token.status}: ${JSON.stringify(token.body)}`);
         const socket = io(this.api, { path: '/v1/ws', transports: ['websocket'], auth: { token: token.body.token }, reconnection: false });
         this.sockets.push(socket);
-        socket.on('user', (event: UserEvent) => {
-          const now = performance.now();
-          this.lastEventAt = now;
-          this.userEvents += 1;
-          if (event.type === 'order' && event.order) {
-            const status = event.order.status;
-            const hash = event.order.order_hash.toLowerCase();
-            this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
-            if (MATCHED.has(status)) this.record(hash, now);
-            if ((status === 'FILLED' || status === 'MATCH_FAILED') && !this.settledAt.has(hash)) this.settledAt.set(hash, now);
-            if (status === 'MATCH_FAILED') {
-              this.failed.add(hash);
-              this.record(hash, now);
-            }
-          } else if (event.type === 'fill' && event.fill) {
-            this.record(event.fill.order_hash.toLowerCase(), now);
-          }
-        });
+        socket.on('user', (event: UserEvent) => this.take(event, performance.now()));
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error('socket connect timeout')), 15_000);
           socket.once('connect_error', (error) => {
@@ -159,13 +197,14 @@ export class MatchObserver {
   }
 
   /**
-   * Resolves when every order seen matched so far (fully: the bench's orders are size 1) has also
-   * been seen settled, or at the deadline; the number still settling. Socket mode only (REST mode
+   * Resolves when every order seen matched so far has also been seen settled (FILLED or
+   * MATCH_FAILED, or cancelled or expired after a partial fill once that fill settled), or at the
+   * deadline; the number still settling. Socket mode only (REST mode
    * resolves at once with -1).
    */
   async waitSettled(deadline: number): Promise<number> {
     if (this.mode !== 'socket') return -1;
-    const left = () => [...this.matchedAt.keys()].filter((h) => !this.settledAt.has(h)).length;
+    const left = () => [...this.matchedAt.keys()].filter((h) => !this.isSettled(h)).length;
     while (left() > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     return left();
   }
