@@ -12,7 +12,8 @@ import { createEventLog } from './event-log';
 import { createEventLogTailer, TailerOptions } from './event-log-tailer';
 import { DEFAULT_GATEWAY_LIMITS, GatewayLimits } from './limits';
 import { createMarketDirectory, MarketDirectory, MarketRef } from './market-directory';
-import type { BookUnits, MarketFeed } from './market-feed';
+import type { YesBook } from '../ports/yes-book';
+import type { MarketFeed } from './market-feed';
 import { MarketFeeds } from './market-feeds';
 import { createMarketStateReader, MarketStateReader } from './market-state-reader';
 import { HeapUse, startMemoryGuard } from './memory-guard';
@@ -65,7 +66,7 @@ export interface GatewayStats {
 export interface Gateway {
   close(): Promise<void>;
   /** A market's book as this process keeps it for its `book` channel, for /trade quotes (undefined while cold). */
-  bookFor(market: MarketRef, decimals: number): BookUnits | undefined;
+  bookFor(market: MarketRef, decimals: number): YesBook | undefined;
   /** For health, benchmarks and tests. */
   stats(): GatewayStats;
 }

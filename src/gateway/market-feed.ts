@@ -1,5 +1,6 @@
 import { parseUnitsStrict } from '../money';
 import type { DeliveredEvent } from '../ports/realtime-publisher';
+import type { YesBook, YesLevel } from '../ports/yes-book';
 import { priceToTicksStrict } from '../signing/price-ticks';
 import type { BookLevel, BookSnapshot } from './book-snapshot';
 import type { MarketRef } from './market-directory';
@@ -26,18 +27,6 @@ export interface FeedTiming {
 
 type Side = Map<string, string>;
 
-/** One side's level in YES ticks and base units. */
-export interface UnitLevel {
-  ticks: number;
-  remaining: bigint;
-}
-
-export interface BookUnits {
-  seq: number;
-  bids: UnitLevel[];
-  asks: UnitLevel[];
-}
-
 /**
  * One market's book and ticker as this process last saw them: seeded once from the store, then
  * kept current from the deltas the process receives anyway. A subscriber's snapshot is a copy of
@@ -59,7 +48,7 @@ export class MarketFeed {
   private failures = 0;
   private lastSeedAt = 0;
   private snapshot: SharedMessage | undefined;
-  private units: BookUnits | undefined;
+  private units: YesBook | undefined;
   private closed = false;
   /** Ticker events seen since the seed began: newer than the stored one it reads. */
   private tickerSeen = false;
@@ -92,7 +81,7 @@ export class MarketFeed {
    * The book in ticks and base units with its seq, converted once per version (quotes walk it);
    * undefined while the feed is not live (seeding, or re-seeding after a gap).
    */
-  bookUnits(): BookUnits | undefined {
+  bookUnits(): YesBook | undefined {
     if (!this.live || this.closed) return undefined;
     this.units ??= { seq: this.seq, bids: unitLevels(this.bids, this.decimals), asks: unitLevels(this.asks, this.decimals) };
     return this.units;
@@ -191,7 +180,7 @@ export class MarketFeed {
   }
 }
 
-function unitLevels(side: Side, decimals: number): UnitLevel[] {
+function unitLevels(side: Side, decimals: number): YesLevel[] {
   return [...side.entries()].map(([price, remainingSize]) => ({ ticks: priceToTicksStrict(price), remaining: parseUnitsStrict(remainingSize, decimals) }));
 }
 

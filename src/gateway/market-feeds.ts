@@ -1,5 +1,6 @@
 import type { Logger } from '../logging/logger';
-import { BookUnits, FeedTiming, MarketFeed } from './market-feed';
+import type { YesBook } from '../ports/yes-book';
+import { FeedTiming, MarketFeed } from './market-feed';
 import type { MarketRef } from './market-directory';
 import type { MarketStateReader } from './market-state-reader';
 
@@ -58,7 +59,7 @@ export class MarketFeeds {
    * quote of a market acquires its feed (undefined until it is seeded: the caller reads the store).
    * A feed no quote used for `lingerMs` is released.
    */
-  bookFor(market: MarketRef, decimals: number): BookUnits | undefined {
+  bookFor(market: MarketRef, decimals: number): YesBook | undefined {
     if (this.closed) return undefined; // shutting down: no new feed, the quote reads the store
     const key = feedKey(market);
     let held = this.quoted.get(key);

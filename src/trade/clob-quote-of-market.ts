@@ -4,7 +4,8 @@ import type { MarketRecord } from '../db/models';
 import { formatCanonical, parseUnitsStrict } from '../money';
 import type { MarketStore } from '../markets/market-store';
 import { ticksToPrice } from '../signing/price-ticks';
-import { quoteClob, type ClobQuote, type YesLevel } from './clob-quote';
+import type { YesBook } from '../ports/yes-book';
+import { quoteClob, type ClobQuote } from './clob-quote';
 
 export interface QuoteRequest {
   outcome: 0 | 1;
@@ -12,18 +13,11 @@ export interface QuoteRequest {
   amount: string;
 }
 
-/** Levels in YES ticks and base units, with the book seq they reflect. */
-export interface QuoteBook {
-  seq: number;
-  bids: YesLevel[];
-  asks: YesLevel[];
-}
-
 /**
  * A book the process keeps current from the book updates it receives (the gateway's market feed):
  * undefined while cold or after a seq gap, and the quote then reads the store.
  */
-export type QuoteBookSource = (market: { chain_id: number; condition_id: string }, decimals: number) => QuoteBook | undefined;
+export type QuoteBookSource = (market: { chain_id: number; condition_id: string }, decimals: number) => YesBook | undefined;
 
 export interface ClobQuoteResult {
   body: Record<string, unknown>;
@@ -49,7 +43,7 @@ export function decimalsOf(market: MarketRecord): number {
 }
 
 /** Both sides of the book with their seq; seq read before and after so that the sides agree. */
-export async function readBook(store: MarketStore, market: MarketRecord): Promise<QuoteBook> {
+export async function readBook(store: MarketStore, market: MarketRecord): Promise<YesBook> {
   const key = { chain_id: market.chain_id, condition_id: market.condition_id };
   const readSeq = async () => (await store.bookStates.findOne(key).lean().exec())?.seq ?? 0;
   for (let attempt = 0; ; attempt += 1) {
@@ -82,7 +76,7 @@ export async function quoteClobMarket(store: MarketStore, market: MarketRecord, 
 }
 
 /** The quote of `amount` (base units) against one book: pure, whichever way the book was read. */
-export function quoteClobBook(market: MarketRecord, request: QuoteRequest, amount: bigint, book: QuoteBook): ClobQuoteResult {
+export function quoteClobBook(market: MarketRecord, request: QuoteRequest, amount: bigint, book: YesBook): ClobQuoteResult {
   const decimals = decimalsOf(market);
   const q = quoteClob({ side: request.side, outcome: request.outcome, amount, feeRateBps: market.fee_rate_bps, bids: book.bids, asks: book.asks });
   const fmt = (units: bigint) => formatCanonical(units, decimals);

@@ -4,12 +4,8 @@
  * integer-only; prices are own-outcome ticks (1..100), sizes and collateral base units.
  */
 import { collateralOf, feeOf, lotFloor, MAX_TICK } from '../engine/amounts';
+import type { YesLevel } from '../ports/yes-book';
 
-/** One level of the book in YES terms, as the matcher writes it. */
-export interface YesLevel {
-  ticks: number;
-  remaining: bigint;
-}
 
 export interface ClobQuoteInput {
   side: 'BUY' | 'SELL';
