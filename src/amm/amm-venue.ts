@@ -10,17 +10,9 @@ import { AppError } from '../errors';
 import { InvalidDecimalError, parseUnitsStrict } from '../money';
 import { quoteAmm } from './amm-quote';
 import { createPoolStateReader, readPoolState, type PoolState, type PoolStateReader } from './pool-state';
+import type { AmmVenue, MarketLike } from '../trade/amm-venue-port';
 
-/** The Market record; AMM markets carry their pool in `amm`. */
-export type MarketLike = MarketRecord;
-
-export interface AmmVenue {
-  quote(market: MarketLike, request: { outcome: 0 | 1; side: 'BUY' | 'SELL'; amount: string }): Promise<Record<string, unknown>>;
-  trade(
-    market: MarketLike,
-    request: { outcome: 0 | 1; side: 'BUY' | 'SELL'; amount: string; wallet: `0x${string}`; slippage_bps: number },
-  ): Promise<Record<string, unknown>>;
-}
+export type { AmmVenue, MarketLike };
 
 export interface AmmVenueDeps {
   /** The public client of a chain this service serves, else undefined. */
