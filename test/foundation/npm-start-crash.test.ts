@@ -12,11 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
 import { collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
+import { marketWorkflowId } from '../../src/matching/market-ids';
 import { parseUnitsStrict } from '../../src/money';
 import { identityOf } from '../../src/supervisor/process-identity';
 import { signBenchOrder, type SignedBenchOrder } from '../../bench/e2e/orders';
 import { chainPortFor, createMarkets, devSecrets, E18, fundTraders, type BenchMarket, type Trader } from '../../bench/e2e/setup';
 import { watchOutput } from '../helpers/child-output';
+import { serviceDiagnostics } from './service-diagnostics';
 import { childrenOf, launch, serviceEnv, servicePorts, startService, stopAllStarted, stopService, SUPERVISOR, type ServicePorts, type Started } from './supervised-start';
 
 /** Pairs (a buy and a sell) per crash; the kill comes after the first third of them. */
@@ -115,8 +117,18 @@ suite('npm start after a crash', () => {
     }
   }
 
-  /** Waits until every order is FILLED, then checks each order, its fills and every wallet's balances on the chain. */
+  /** The check below; when it fails, its error carries what the service printed and what Temporal says of the market. */
   async function everyOrderFilledOnceAndChainAgrees(): Promise<void> {
+    try {
+      await checkEveryOrderFilledOnce();
+    } catch (error) {
+      (error as Error).message += `\n\n${serviceDiagnostics(dataDir, `127.0.0.1:${ports.temporal}`, [marketWorkflowId(market)])}`;
+      throw error;
+    }
+  }
+
+  /** Waits until every order is FILLED, then checks each order, its fills and every wallet's balances on the chain. */
+  async function checkEveryOrderFilledOnce(): Promise<void> {
     await resendUnanswered();
     let views: OrderView[] = [];
     const until = Date.now() + 150_000;
@@ -168,7 +180,8 @@ suite('npm start after a crash', () => {
     ports = await servicePorts();
     dataDir = mkdtempSync(join(tmpdir(), 'predex-crash-'));
     // One loopback address sends every trader's orders: the per-address limit is for many clients behind one.
-    env = serviceEnv(ports, dataDir, { RATE_LIMIT_PER_IP: '0' });
+    // CRASH_TEST_LOG_LEVEL: the service's log level (warn by default), for a closer look at a failure.
+    env = serviceEnv(ports, dataDir, { RATE_LIMIT_PER_IP: '0', LOG_LEVEL: process.env.CRASH_TEST_LOG_LEVEL ?? 'warn' });
     service = await startService(env);
     api = `http://127.0.0.1:${ports.api}`;
     [market] = await createMarkets(api, devSecrets(dataDir).ADMIN_TOKEN, 1, 'crash');
