@@ -53,6 +53,8 @@ suite('npm start after a crash', () => {
   const initial = new Map<string, { collateral: bigint; yes: bigint }>();
   const orders = new Map<string, SignedBenchOrder>();
   const acked = new Set<string>();
+  /** The orders the last check found not FILLED once (for the diagnostics of a failure). */
+  let notFilledOnce: string[] = [];
 
   const yesToken = () => BigInt(market.signing.tokens.find((t) => t.outcome === 1)!.token_id);
   const balances = async (wallet: Address) => ({
@@ -122,7 +124,8 @@ suite('npm start after a crash', () => {
     try {
       await checkEveryOrderFilledOnce();
     } catch (error) {
-      (error as Error).message += `\n\n${serviceDiagnostics(dataDir, `127.0.0.1:${ports.temporal}`, [marketWorkflowId(market)])}`;
+      const services = { temporal: `127.0.0.1:${ports.temporal}`, mongoUri: `mongodb://127.0.0.1:${ports.mongo}/` };
+      (error as Error).message += `\n\n${await serviceDiagnostics(dataDir, services, [marketWorkflowId(market)], notFilledOnce)}`;
       throw error;
     }
   }
@@ -141,6 +144,7 @@ suite('npm start after a crash', () => {
     const byHash = new Map<string, OrderView[]>();
     for (const view of views) byHash.set(view.order_hash, [...(byHash.get(view.order_hash) ?? []), view]);
     const notOnce = [...orders.keys()].filter((h) => byHash.get(h)?.length !== 1 || byHash.get(h)![0].status !== 'FILLED' || byHash.get(h)![0].remaining_size !== '0');
+    notFilledOnce = notOnce;
     expect({ orders: orders.size, notFilledOnce: notOnce.map((h) => byHash.get(h) ?? 'missing') }).toEqual({ orders: orders.size, notFilledOnce: [] });
     expect(byHash.size).toBe(orders.size); // no order the stream did not send
 

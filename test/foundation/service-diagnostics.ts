@@ -6,6 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connectDatabase } from '../../src/db/connect';
+import { matchingCollections } from '../../src/matching/collections';
 import { toolBinaryPath } from '../../src/tools/ensure-go-tool';
 import { TEMPORAL_CLI } from '../../src/tools/tool-versions';
 
@@ -53,9 +55,36 @@ function workflowState(address: string, id: string): string {
   return lines.join('\n');
 }
 
-export function serviceDiagnostics(dataDir: string, temporalAddress: string, workflowIds: string[]): string {
+/** How the given orders stand in the store: status, hand-off, marker, and each fill's settlement. */
+async function storedOrders(mongoUri: string, hashes: string[]): Promise<string> {
+  try {
+    const connection = await connectDatabase(mongoUri, 'predex');
+    try {
+      const c = matchingCollections(connection);
+      const [orders, markers] = await Promise.all([
+        c.orders.find({ _id: { $in: hashes } }).toArray(),
+        c.handoffs.find({ _id: { $in: hashes } }, { projection: { _id: 1 } }).toArray(),
+      ]);
+      const marked = new Set(markers.map((m) => m._id));
+      const fillIds = orders.flatMap((o) => o.fill_ids ?? []);
+      const fills = new Map((await c.fills.find({ _id: { $in: fillIds } }).toArray()).map((f) => [f._id, f]));
+      return orders.map((o) => {
+        const settled = (o.fill_ids ?? []).map((id) => `${id.slice(-12)} ${fills.get(id)?.settlement_status} ${fills.get(id)?.settlement_batch}`);
+        return `${o.order_hash} ${o.side} ${o.price} ${o.status} handoff ${o.handoff} marker ${marked.has(o.order_hash)} book_added_at ${o.book_added_at instanceof Date ? o.book_added_at.toISOString() : String(o.book_added_at)} applied_seq ${o.applied_seq} fills [${settled.join('; ')}]`;
+      }).join('\n');
+    } finally {
+      await connection.close();
+    }
+  } catch (error) {
+    return `(store not read: ${(error as Error).message})`;
+  }
+}
+
+export async function serviceDiagnostics(dataDir: string, services: { temporal: string; mongoUri: string }, workflowIds: string[], orderHashes: string[]): Promise<string> {
   const logs = join(dataDir, 'logs');
   return [
+    `--- the orders not FILLED once, in the store`,
+    await storedOrders(services.mongoUri, orderHashes),
     `DATA_DIR kept: ${dataDir}`,
     `--- last lines of ${join(logs, SERVICE_OUTPUT_FILE)}`,
     tail(join(logs, SERVICE_OUTPUT_FILE), 150),
@@ -63,6 +92,6 @@ export function serviceDiagnostics(dataDir: string, temporalAddress: string, wor
     tail(join(logs, 'temporal.log'), 40),
     '--- ferretdb.log',
     tail(join(logs, 'ferretdb.log'), 20),
-    ...workflowIds.flatMap((id) => [`--- workflow ${id}`, workflowState(temporalAddress, id)]),
+    ...workflowIds.flatMap((id) => [`--- workflow ${id}`, workflowState(services.temporal, id)]),
   ].join('\n');
 }
