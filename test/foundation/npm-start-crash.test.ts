@@ -12,11 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
 import { collateralAbi, conditionalTokensAbi } from '../../src/chain/generated';
+import { marketWorkflowId } from '../../src/matching/market-ids';
 import { parseUnitsStrict } from '../../src/money';
 import { identityOf } from '../../src/supervisor/process-identity';
 import { signBenchOrder, type SignedBenchOrder } from '../../bench/e2e/orders';
 import { chainPortFor, createMarkets, devSecrets, E18, fundTraders, type BenchMarket, type Trader } from '../../bench/e2e/setup';
 import { watchOutput } from '../helpers/child-output';
+import { serviceDiagnostics } from './service-diagnostics';
 import { childrenOf, launch, serviceEnv, servicePorts, startService, stopAllStarted, stopService, SUPERVISOR, type ServicePorts, type Started } from './supervised-start';
 
 /** Pairs (a buy and a sell) per crash; the kill comes after the first third of them. */
@@ -51,6 +53,8 @@ suite('npm start after a crash', () => {
   const initial = new Map<string, { collateral: bigint; yes: bigint }>();
   const orders = new Map<string, SignedBenchOrder>();
   const acked = new Set<string>();
+  /** The orders the last check found not FILLED once (for the diagnostics of a failure). */
+  let notFilledOnce: string[] = [];
 
   const yesToken = () => BigInt(market.signing.tokens.find((t) => t.outcome === 1)!.token_id);
   const balances = async (wallet: Address) => ({
@@ -115,8 +119,19 @@ suite('npm start after a crash', () => {
     }
   }
 
-  /** Waits until every order is FILLED, then checks each order, its fills and every wallet's balances on the chain. */
+  /** The check below; when it fails, its error carries what the service printed and what Temporal says of the market. */
   async function everyOrderFilledOnceAndChainAgrees(): Promise<void> {
+    try {
+      await checkEveryOrderFilledOnce();
+    } catch (error) {
+      const services = { temporal: `127.0.0.1:${ports.temporal}`, mongoUri: `mongodb://127.0.0.1:${ports.mongo}/` };
+      (error as Error).message += `\n\n${await serviceDiagnostics(dataDir, services, [marketWorkflowId(market)], notFilledOnce)}`;
+      throw error;
+    }
+  }
+
+  /** Waits until every order is FILLED, then checks each order, its fills and every wallet's balances on the chain. */
+  async function checkEveryOrderFilledOnce(): Promise<void> {
     await resendUnanswered();
     let views: OrderView[] = [];
     const until = Date.now() + 150_000;
@@ -129,6 +144,7 @@ suite('npm start after a crash', () => {
     const byHash = new Map<string, OrderView[]>();
     for (const view of views) byHash.set(view.order_hash, [...(byHash.get(view.order_hash) ?? []), view]);
     const notOnce = [...orders.keys()].filter((h) => byHash.get(h)?.length !== 1 || byHash.get(h)![0].status !== 'FILLED' || byHash.get(h)![0].remaining_size !== '0');
+    notFilledOnce = notOnce;
     expect({ orders: orders.size, notFilledOnce: notOnce.map((h) => byHash.get(h) ?? 'missing') }).toEqual({ orders: orders.size, notFilledOnce: [] });
     expect(byHash.size).toBe(orders.size); // no order the stream did not send
 
@@ -168,7 +184,8 @@ suite('npm start after a crash', () => {
     ports = await servicePorts();
     dataDir = mkdtempSync(join(tmpdir(), 'predex-crash-'));
     // One loopback address sends every trader's orders: the per-address limit is for many clients behind one.
-    env = serviceEnv(ports, dataDir, { RATE_LIMIT_PER_IP: '0' });
+    // CRASH_TEST_LOG_LEVEL: the service's log level (warn by default), for a closer look at a failure.
+    env = serviceEnv(ports, dataDir, { RATE_LIMIT_PER_IP: '0', LOG_LEVEL: process.env.CRASH_TEST_LOG_LEVEL ?? 'warn' });
     service = await startService(env);
     api = `http://127.0.0.1:${ports.api}`;
     [market] = await createMarkets(api, devSecrets(dataDir).ADMIN_TOKEN, 1, 'crash');

@@ -3,9 +3,10 @@
  * loopback ports and a data folder of the test's choosing, and looks at the process tree it makes.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../src/embedded/free-port';
+import { SERVICE_OUTPUT_FILE } from './service-diagnostics';
 
 export const SUPERVISOR = join(__dirname, '..', '..', 'dist', 'src', 'supervisor', 'main.js');
 
@@ -55,13 +56,24 @@ export function serviceEnv(ports: ServicePorts, dataDir: string, extra: NodeJS.P
   };
 }
 
-/** Starts the supervisor; `ready` resolves once it prints that it is ready, and rejects if it exits first. */
+/**
+ * Starts the supervisor; `ready` resolves once it prints that it is ready, and rejects if it exits
+ * first. Every start's output is also appended to DATA_DIR/logs/npm-start.log, which outlives the
+ * test for a look at a failed run (service-diagnostics.ts).
+ */
 export function launch(env: NodeJS.ProcessEnv): Started & { ready: Promise<void> } {
   const child = spawn(process.execPath, [SUPERVISOR], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const logDir = join(env.DATA_DIR!, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  appendFileSync(join(logDir, SERVICE_OUTPUT_FILE), `--- npm start (pid ${child.pid}) at ${new Date().toISOString()}\n`);
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    appendFileSync(join(logDir, SERVICE_OUTPUT_FILE), chunk);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready in time:\n${output.slice(-3000)}`)), 120_000);
