@@ -25,9 +25,10 @@
  * "Matched" = first user-channel event (order PARTIALLY_FILLED/MATCHED/FILLED, or a fill) on /v1/ws;
  * if the service publishes no user events, GET /v1/orders?status=filled polling (said in the output).
  *
- * heartbeat load, after the rounds: the one-market closed loop of E2E_HEARTBEAT_ORDERS (4500) orders
+ * heartbeat load, after the rounds: E2E_HEARTBEAT_BURSTS (3) bursts per run of the one-market closed
+ *                loop of E2E_HEARTBEAT_ORDERS (E2E_ORDERS) orders, each once the previous settled,
  *                without and with E2E_HEARTBEAT_WALLETS (1000) wallets POSTing /v1/heartbeat once a
- *                second each (without, with, with, without; medians): `heartbeat_load_ratio`
+ *                second each (runs without, with, with, without; medians): `heartbeat_load_ratio`
  *                = with / without. Opt-in (E2E_HEARTBEAT=1): heartbeats slow matching today, and
  *                the phases after it would measure that backlog instead of their own load.
  * Scale with env vars: E2E_ROUNDS (3), E2E_ORDERS (1500), E2E_CLIENTS (8), E2E_BATCH (15),
@@ -62,12 +63,16 @@ const LAT_SECONDS = positiveEnv('E2E_LAT_SECONDS', 20);
 const ROUND_TIMEOUT_MS = positiveEnv('E2E_ROUND_TIMEOUT_S', 60) * 1000;
 /** Longest wait for the rounds' settlement to finish before the latency phases. */
 const SETTLE_WAIT_MS = positiveEnv('E2E_SETTLE_WAIT_S', 120) * 1000;
+/** A drain ends early once no order settled for this long: a few orders whose end never shows must not cost every drain its full wait. */
+const SETTLE_STALLED_MS = positiveEnv('E2E_SETTLE_STALLED_S', 15) * 1000;
 const SUSTAINED_ORDERS = positiveEnv('E2E_SUSTAINED_ORDERS', 3000);
 /** No new round starts once this much of the run is spent (setup included); the latency phase still runs. */
 const BUDGET_MS = positiveEnv('E2E_BUDGET_S', 420) * 1000;
 const HEARTBEAT = process.env.E2E_HEARTBEAT === '1';
 const HEARTBEAT_WALLETS = positiveEnv('E2E_HEARTBEAT_WALLETS', 1000);
-const HEARTBEAT_ORDERS = positiveEnv('E2E_HEARTBEAT_ORDERS', 4500);
+const HEARTBEAT_ORDERS = positiveEnv('E2E_HEARTBEAT_ORDERS', ORDERS);
+/** Bursts per heartbeat-load run: two runs of each side give 2x this many rates to take medians of. */
+const HEARTBEAT_BURSTS = positiveEnv('E2E_HEARTBEAT_BURSTS', 3);
 /** Switch timeout of the load's beats: well above the beat interval, as a market maker sets it. */
 const HEARTBEAT_TIMEOUT_S = 30;
 /** Beats in steady state (every switch armed) for this long before the measurement starts. */
@@ -422,11 +427,11 @@ async function main(): Promise<void> {
     const watcher = observer;
     const drain = async (what: string): Promise<{ waited_s: number | null; still_settling: number }> => {
       const started = performance.now();
-      const unsettled = await watcher.waitSettled(started + SETTLE_WAIT_MS);
+      const unsettled = await watcher.waitSettled(started + SETTLE_WAIT_MS, SETTLE_STALLED_MS);
       const waited = { waited_s: round1((performance.now() - started) / 1000), still_settling: unsettled };
       log(unsettled < 0
         ? `settlement of ${what}: not observable in REST mode, the next phase starts at once`
-        : `settlement of ${what}: waited ${waited.waited_s} s, ${unsettled} order(s) still settling`);
+        : `settlement of ${what}: waited ${waited.waited_s} s, ${unsettled} order(s) still settling${unsettled > 0 ? ` ${JSON.stringify(watcher.unsettledByStatus())}` : ''}`);
       return waited;
     };
     settlementDrain = await drain('the rounds');
@@ -450,9 +455,16 @@ async function main(): Promise<void> {
           await new Promise((r) => setTimeout(r, HEARTBEAT_WARMUP_MS));
         }
         const label = beating ? `one market, ${HEARTBEAT_WALLETS} wallets beating` : 'one market, no heartbeats';
-        let phase: PhaseResult;
+        const runs: PhaseResult[] = [];
         try {
-          phase = await runClosed(service.api, observer, traders, [one], HEARTBEAT_ORDERS, BATCH, label, i + 1);
+          // Bursts like the rounds', each after the previous one's settlement: matching is measured, not the settlement of earlier orders beside it.
+          for (let k = 0; k < HEARTBEAT_BURSTS; k += 1) {
+            if (k > 0) await drain('the previous burst');
+            const phase = await runClosed(service.api, observer, traders, [one], HEARTBEAT_ORDERS, BATCH, label, i * HEARTBEAT_BURSTS + k + 1);
+            runs.push(phase);
+            // A run that matched nothing within its bound counts as 0/s, not as a missing run.
+            (beating ? withBeats : without).push(phase.matched_per_s ?? 0);
+          }
         } finally {
           if (load) {
             const stats = await load.stop();
@@ -464,9 +476,7 @@ async function main(): Promise<void> {
             log(`  disarmed: ${disarm.ok}/${disarm.wallets} in ${String(disarm.seconds)} s${disarm.failed ? `, ${disarm.failed} failed` : ''}`);
           }
         }
-        // A run that matched nothing within its bound counts as 0/s, not as a missing run.
-        (beating ? withBeats : without).push(phase.matched_per_s ?? 0);
-        await phaseDone(phase);
+        for (const phase of runs) await phaseDone(phase);
       }
       const withoutRate = round1(median(without));
       const withRate = round1(median(withBeats));
@@ -475,6 +485,7 @@ async function main(): Promise<void> {
         beat_interval_s: 1,
         timeout_s: HEARTBEAT_TIMEOUT_S,
         orders_per_run: HEARTBEAT_ORDERS,
+        bursts_per_run: HEARTBEAT_BURSTS,
         matched_per_s_without: withoutRate,
         matched_per_s_with: withRate,
         ratio: withoutRate && withRate !== null ? Math.round((withRate / withoutRate) * 1000) / 1000 : null,

@@ -32,12 +32,19 @@ export class RawHttpLane {
     });
   }
 
-  post(path: string, body: string): Promise<RawAnswer> {
+  /** `head`: extra header lines, each ending in CRLF (e.g. `Authorization: Bearer ...\r\n`). */
+  post(path: string, body: string, head = ''): Promise<RawAnswer> {
     if (this.waiting) return Promise.reject(new Error('one request at a time per lane'));
+    if (this.socket.destroyed) return Promise.reject(new Error('connection closed'));
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
-      this.socket.write(`POST ${path} HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      this.socket.write(`POST ${path} HTTP/1.1\r\nHost: ${this.host}\r\n${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     });
+  }
+
+  /** The server closed the connection (e.g. its keep-alive timeout while idle): open a new lane. */
+  get closed(): boolean {
+    return this.socket.destroyed;
   }
 
   close(): void {

@@ -2,11 +2,12 @@
  * Dead-man switch load beside a matching phase: `wallets` each POST /v1/heartbeat once a second,
  * the beats spread evenly over the second (one every 1000/N ms), as many bots on their own clocks
  * send them. At most `maxInFlight` beats are outstanding; a beat due while that many wait is
- * skipped and counted, so a slow service meets a bounded load, not a growing queue.
+ * skipped and counted, so a slow service meets a bounded load, not a growing queue. The beats go
+ * over raw keep-alive sockets (bench/raw-http-lane.ts): the generator shares the cores it measures.
  */
 import { performance } from 'node:perf_hooks';
 import { keccak256, toHex } from 'viem';
-import { postJson } from './post-json';
+import { RawHttpLane, type RawAnswer } from '../raw-http-lane';
 import { devJwt } from './setup';
 import { percentile, round1 } from './stats';
 
@@ -51,7 +52,7 @@ export interface HeartbeatLoad {
  */
 export function startHeartbeats(api: string, wallets: HeartbeatWallet[], timeoutS: number, options: { maxInFlight?: number; once?: boolean } = {}): HeartbeatLoad {
   const maxInFlight = options.maxInFlight ?? 200;
-  const url = `${api}/v1/heartbeat`;
+  const path = '/v1/heartbeat';
   const body = JSON.stringify({ timeout_s: timeoutS });
   const inFlight = new Set<Promise<void>>();
   const requestMs: number[] = [];
@@ -65,9 +66,25 @@ export function startHeartbeats(api: string, wallets: HeartbeatWallet[], timeout
   let armedAt: number | undefined;
   let onArmed = () => {};
 
+  // Keep-alive connections, one beat at a time each, at most one per beat in flight.
+  const idle: RawHttpLane[] = [];
+  const laneFor = async (): Promise<RawHttpLane> => {
+    for (let lane = idle.pop(); lane; lane = idle.pop()) if (!lane.closed) return lane;
+    return RawHttpLane.open(api);
+  };
+  const send = async (wallet: HeartbeatWallet): Promise<RawAnswer> => {
+    const lane = await laneFor();
+    const answer = await lane.post(path, body, `Authorization: Bearer ${wallet.jwt}\r\n`).catch((error: unknown) => {
+      lane.close();
+      throw error;
+    });
+    idle.push(lane);
+    return answer;
+  };
+
   const beat = (wallet: HeartbeatWallet) => {
     const start = performance.now();
-    const p = postJson<{ code?: string }>(url, { authorization: `Bearer ${wallet.jwt}` }, body).then(
+    const p = send(wallet).then(
       (res) => {
         if (res.status === 200) {
           ok += 1;
@@ -80,7 +97,7 @@ export function startHeartbeats(api: string, wallets: HeartbeatWallet[], timeout
           return;
         }
         failed += 1;
-        if (errors.length < 5) errors.push(`HTTP ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
+        if (errors.length < 5) errors.push(`HTTP ${res.status}: ${res.body.slice(0, 200)}`);
       },
       (error: unknown) => {
         failed += 1;
@@ -118,6 +135,7 @@ export function startHeartbeats(api: string, wallets: HeartbeatWallet[], timeout
     clearInterval(timer);
     const seconds = (performance.now() - t0) / 1000;
     await Promise.all(inFlight);
+    for (const lane of idle.splice(0)) lane.close();
     return {
       wallets: wallets.length,
       timeout_s: timeoutS,

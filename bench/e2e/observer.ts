@@ -33,6 +33,8 @@ export class MatchObserver {
   /** Fills not yet CONFIRMED or FAILED: trade id by order hash. */
   private readonly unsettledFills = new Map<string, Set<string>>();
   private readonly markets: ReadonlySet<string> | undefined;
+  /** The last order status seen per hash (socket mode): what an order left settling is stuck at. */
+  readonly lastStatus = new Map<string, string>();
   private sockets: Socket[] = [];
   private mode: ObserveMode = 'socket';
   /** hashes per wallet that REST polling still looks for */
@@ -89,6 +91,7 @@ export class MatchObserver {
       const status = event.order.status;
       const hash = event.order.order_hash.toLowerCase();
       this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+      this.lastStatus.set(hash, status);
       if (MATCHED.has(status)) this.record(hash, now);
       if ((status === 'FILLED' || status === 'MATCH_FAILED') && !this.settledAt.has(hash)) this.settledAt.set(hash, now);
       if (status === 'MATCH_FAILED') {
@@ -199,14 +202,34 @@ export class MatchObserver {
   /**
    * Resolves when every order seen matched so far has also been seen settled (FILLED or
    * MATCH_FAILED, or cancelled or expired after a partial fill once that fill settled), or at the
-   * deadline; the number still settling. Socket mode only (REST mode
-   * resolves at once with -1).
+   * deadline; the number still settling. Socket mode only (REST mode resolves at once with -1).
+   * With `stalledMs`, also when no order settled for that long: an order whose end event never
+   * comes does not hold every later wait to the deadline.
    */
-  async waitSettled(deadline: number): Promise<number> {
+  async waitSettled(deadline: number, stalledMs = Infinity): Promise<number> {
     if (this.mode !== 'socket') return -1;
     const left = () => [...this.matchedAt.keys()].filter((h) => !this.isSettled(h)).length;
-    while (left() > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    let settled = this.settledAt.size;
+    let progressAt = performance.now();
+    while (left() > 0 && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (this.settledAt.size !== settled) {
+        settled = this.settledAt.size;
+        progressAt = performance.now();
+      } else if (performance.now() - progressAt >= stalledMs) break;
+    }
     return left();
+  }
+
+  /** Orders seen matched and not settled, counted by the last status seen of each. */
+  unsettledByStatus(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const hash of this.matchedAt.keys()) {
+      if (this.settledAt.has(hash)) continue;
+      const status = this.lastStatus.get(hash) ?? 'no order event';
+      counts[status] = (counts[status] ?? 0) + 1;
+    }
+    return counts;
   }
 
   /**

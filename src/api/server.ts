@@ -1,7 +1,8 @@
 import { createServer, Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server as SocketServer, ServerOptions } from 'socket.io';
-import { createApp, AppDeps } from './app';
+import { createApp, AppDeps, MAX_BODY_BYTES } from './app';
+import { withLeanRoutes, type LeanRoute } from './lean-routes';
 
 export interface RunningApi {
   url: string;
@@ -25,12 +26,14 @@ export interface ApiServerDeps extends AppDeps {
   socketOptions?: Partial<ServerOptions>;
   /** Attaches the realtime gateway (src/gateway attachGateway) before the port opens. */
   attachGateway?: (io: SocketServer) => Promise<AttachedGateway>;
+  /** Routes also mounted in the app, served ahead of its router when the request allows (src/api/lean-routes.ts). */
+  leanRoutes?: LeanRoute[];
 }
 
 /** Starts HTTP (REST) and socket.io on one port. Port 0 picks a free port (tests). */
 export async function startApiServer(deps: ApiServerDeps): Promise<RunningApi> {
   const app = createApp(deps);
-  const http = createServer(app);
+  const http = createServer(withLeanRoutes(app, deps.leanRoutes ?? [], { logger: deps.logger, limitByIp: deps.limitByIp, maxBodyBytes: MAX_BODY_BYTES }));
   // serveClient: the market page loads the browser client from here (`${WS_PATH}/socket.io.esm.min.js`), matching this server's version.
   const io = new SocketServer(http, { ...deps.socketOptions, path: WS_PATH, serveClient: true });
   const gateway = deps.attachGateway ? await deps.attachGateway(io) : undefined;

@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
+import type { LeanRoute } from '../api/lean-routes';
 import type { DeadManSwitch } from '../heartbeat/dead-man-switch';
 import { compileSchema, validateOrThrow } from '../validation/ajv';
 import type { OrderEntryDeps } from './context';
@@ -13,12 +14,21 @@ export const heartbeatBodySchema = {
 } as const;
 const validateHeartbeatBody = compileSchema<{ timeout_s: number }>(heartbeatBodySchema);
 
+function heartbeatHandlers(deadManSwitch: DeadManSwitch, requireL2: OrderEntryDeps['requireL2']): RequestHandler[] {
+  return [requireL2('trade'), async (req, res) => {
+    const { timeout_s } = validateOrThrow(validateHeartbeatBody, req.body, 'body');
+    res.json(await deadManSwitch.beat(walletOf(req), timeout_s));
+  }];
+}
+
 /** POST /v1/heartbeat: the wallet's dead-man switch. */
 export function heartbeatRoutes(deadManSwitch: DeadManSwitch, requireL2: OrderEntryDeps['requireL2']): Router {
   const router = Router();
-  router.post('/heartbeat', requireL2('trade'), async (req, res) => {
-    const { timeout_s } = validateOrThrow(validateHeartbeatBody, req.body, 'body');
-    res.json(await deadManSwitch.beat(walletOf(req), timeout_s));
-  });
+  router.post('/heartbeat', ...heartbeatHandlers(deadManSwitch, requireL2));
   return router;
+}
+
+/** The same route on the API server's lean path (src/api/lean-routes.ts): one beat a second per market maker. */
+export function heartbeatLeanRoute(deadManSwitch: DeadManSwitch, requireL2: OrderEntryDeps['requireL2']): LeanRoute {
+  return { method: 'POST', path: '/v1/heartbeat', handlers: heartbeatHandlers(deadManSwitch, requireL2) };
 }

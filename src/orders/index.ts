@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { balancesRoutes } from './balances.routes';
-import { heartbeatRoutes } from './heartbeat.routes';
+import { heartbeatLeanRoute, heartbeatRoutes } from './heartbeat.routes';
+import type { LeanRoute } from '../api/lean-routes';
 import { createOrderContext, type OrderContext, type OrderEntryDeps } from './context';
 import { fillsRoutes } from './fills.routes';
 import { startOrderMaintenance } from './maintenance';
@@ -12,6 +13,8 @@ import type { RealtimeEvent } from '../ports/realtime-publisher';
 export interface OrderRouters {
   /** Mount under /v1 (createApp's v1Routers). */
   routers: Router[];
+  /** The same routers' hottest routes, for the server's lean path (startApiServer's `leanRoutes`). */
+  leanRoutes: LeanRoute[];
   /** Models, stores and the balance cache, for wiring (e.g. settlement calling balances.invalidateWallet). */
   context: OrderContext;
   /** Starts the idempotency-key cleanup timer (unref'd); returns its stop function. */
@@ -31,6 +34,7 @@ export function createOrderRouters(deps: OrderEntryDeps): OrderRouters {
       balancesRoutes(context, deps.requireL2),
       ...(deps.deadManSwitch ? [heartbeatRoutes(deps.deadManSwitch, deps.requireL2)] : []),
     ],
+    leanRoutes: deps.deadManSwitch ? [heartbeatLeanRoute(deps.deadManSwitch, deps.requireL2)] : [],
     context,
     startMaintenance: () => startOrderMaintenance(context),
     onRealtimeEvent: createOrderEventHook(context),

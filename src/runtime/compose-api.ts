@@ -39,6 +39,7 @@ export interface ApiComposition {
   socketOptions: ApiServerDeps['socketOptions'];
   attachGateway: ApiServerDeps['attachGateway'];
   limitByIp: ApiServerDeps['limitByIp'];
+  leanRoutes: ApiServerDeps['leanRoutes'];
   close(): Promise<void>;
 }
 
@@ -109,6 +110,7 @@ export async function composeApi(config: ApiConfig, io: { db: Connection; tempor
     ...composeRouters(config, { db, temporal, chain, poolStatesFor, books }, modules, orders),
     socketOptions: GATEWAY_SOCKET_OPTIONS,
     limitByIp: limits.byIp,
+    leanRoutes: orders.leanRoutes,
     attachGateway: async (io) =>
       observeGateway(gateway = await attachGateway(io, {
         db,
