@@ -26,11 +26,11 @@ export function printCostTable(model: { single: unknown; batched: unknown }, cpu
     ['market steps', ['market_steps_per_order']],
   ];
   for (const [label, path] of counted) rows.push([label, pick(single, path), pick(batched, path)]);
-  // The commands behind the store figures, busiest first (by the single-order phase).
+  // The commands behind the store figures by collection, busiest first (by the single-order phase).
   for (const who of ['api', 'worker']) {
-    const commands = pick(single, ['store_commands_per_order', `${who}_by_command`]) as Numbers;
-    for (const name of Object.keys(commands ?? {}).slice(0, 5)) {
-      rows.push([`  ${who} ${name}`, commands?.[name], pick(batched, ['store_commands_per_order', `${who}_by_command`, name])]);
+    const commands = pick(single, ['store_commands_per_order', `${who}_by_collection`]) as Numbers;
+    for (const name of Object.keys(commands ?? {}).slice(0, 8)) {
+      rows.push([`  ${who} ${name}`, commands?.[name], pick(batched, ['store_commands_per_order', `${who}_by_collection`, name])]);
     }
   }
   const io = (pick(single, ['bytes_per_order']) ?? {}) as Record<string, unknown>;

@@ -37,6 +37,7 @@ interface Snapshot {
 /** Counts over a window (after minus before). */
 export interface CostCounts {
   seconds: number;
+  /** Keyed by "collection command" (e.g. "orders insert"; a command of no collection is " ping"). */
   store_commands: { api: Record<string, number>; worker: Record<string, number> } | null;
   activities: Record<string, number> | null;
   market_steps: number | null;
@@ -85,7 +86,7 @@ async function snapshot(s: CostSources): Promise<Snapshot> {
 }
 
 /** after − before of `sumBy`, as an object (keys that did not move left out). */
-function delta(before: Sample[], after: Sample[], name: string | RegExp, by = '', where: Record<string, string> = {}): Record<string, number> {
+function delta(before: Sample[], after: Sample[], name: string | RegExp, by: string | string[] = '', where: Record<string, string> = {}): Record<string, number> {
   const then = sumBy(before, name, by, where);
   const out: Record<string, number> = {};
   for (const [k, v] of sumBy(after, name, by, where)) {
@@ -94,6 +95,8 @@ function delta(before: Sample[], after: Sample[], name: string | RegExp, by = ''
   }
   return out;
 }
+
+const STORE_COMMANDS = 'predex_store_command_duration_seconds_count';
 
 const total = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
 
@@ -130,7 +133,7 @@ export class CostMeter {
     return {
       seconds,
       store_commands: api && worker
-        ? { api: delta(...api, 'predex_store_command_duration_seconds_count', 'command'), worker: delta(...worker, 'predex_store_command_duration_seconds_count', 'command') }
+        ? { api: delta(...api, STORE_COMMANDS, ['collection', 'command']), worker: delta(...worker, STORE_COMMANDS, ['collection', 'command']) }
         : null,
       activities: worker ? delta(...worker, 'predex_activity_duration_seconds_count', 'activity') : null,
       market_steps: worker ? total(delta(...worker, 'predex_market_steps_total')) : null,
@@ -152,6 +155,16 @@ export class CostMeter {
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 const each = (r: Record<string, number>, n: number): Record<string, number> =>
   Object.fromEntries(Object.entries(r).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, r3(v / n)]));
+
+/** "collection command" counts added up by command alone. */
+function byCommand(r: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, v] of Object.entries(r)) {
+    const command = key.slice(key.lastIndexOf(' ') + 1);
+    out[command] = (out[command] ?? 0) + v;
+  }
+  return out;
+}
 
 /** Temporal frontend operations that are a signal, a workflow task's end, an activity task's end. */
 const SIGNALS = ['SignalWithStartWorkflowExecution', 'SignalWorkflowExecution'];
@@ -182,8 +195,10 @@ export function costPerOrder(c: CostCounts, orders: number): Record<string, unkn
         total: r3((total(storeApi) + total(storeWorker)) / n),
         api: r3(total(storeApi) / n),
         worker: r3(total(storeWorker) / n),
-        api_by_command: each(storeApi, n),
-        worker_by_command: each(storeWorker, n),
+        api_by_command: each(byCommand(storeApi), n),
+        worker_by_command: each(byCommand(storeWorker), n),
+        api_by_collection: each(storeApi, n),
+        worker_by_collection: each(storeWorker, n),
       }
       : null,
     signals_per_order: sumOps(SIGNALS),

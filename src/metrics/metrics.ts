@@ -98,8 +98,8 @@ export const chainDuration = new Histogram({
 });
 export const storeDuration = new Histogram({
   name: 'predex_store_command_duration_seconds',
-  help: 'Database command latency, by command name and outcome (ok, failed)',
-  labelNames: ['command', 'outcome'] as const,
+  help: 'Database command latency, by command name, collection ("" for none) and outcome (ok, failed)',
+  labelNames: ['command', 'collection', 'outcome'] as const,
   buckets: SECONDS,
   registers: [registry],
 });
