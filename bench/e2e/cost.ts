@@ -39,6 +39,8 @@ export interface CostCounts {
   seconds: number;
   /** Keyed by "collection command" (e.g. "orders insert"; a command of no collection is " ping"). */
   store_commands: { api: Record<string, number>; worker: Record<string, number> } | null;
+  /** Rows written or changed by those commands (inserted documents, update and delete statements), keyed alike. */
+  store_statements: { api: Record<string, number>; worker: Record<string, number> } | null;
   activities: Record<string, number> | null;
   market_steps: number | null;
   /** The worker's Temporal SDK: workflow tasks run, sticky cache misses (a task replayed from history). */
@@ -51,7 +53,7 @@ export interface CostCounts {
   io: Record<string, Io> | null;
 }
 
-const KEEP = /^(predex_store_command_duration_seconds_count|predex_activity_duration_seconds_count|predex_market_steps_total|temporal_workflow_task_execution_latency(_seconds)?_count|temporal_sticky_cache_miss_total|service_requests|persistence_requests|event_blob_size_(sum|count))$/;
+const KEEP = /^(predex_store_command_duration_seconds_count|predex_store_statements_total|predex_activity_duration_seconds_count|predex_market_steps_total|temporal_workflow_task_execution_latency(_seconds)?_count|temporal_sticky_cache_miss_total|service_requests|persistence_requests|event_blob_size_(sum|count))$/;
 
 async function scrape(url: string | null): Promise<Sample[] | null> {
   if (!url) return null;
@@ -97,6 +99,7 @@ function delta(before: Sample[], after: Sample[], name: string | RegExp, by: str
 }
 
 const STORE_COMMANDS = 'predex_store_command_duration_seconds_count';
+const STORE_STATEMENTS = 'predex_store_statements_total';
 
 const total = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
 
@@ -134,6 +137,9 @@ export class CostMeter {
       seconds,
       store_commands: api && worker
         ? { api: delta(...api, STORE_COMMANDS, ['collection', 'command']), worker: delta(...worker, STORE_COMMANDS, ['collection', 'command']) }
+        : null,
+      store_statements: api && worker
+        ? { api: delta(...api, STORE_STATEMENTS, ['collection', 'command']), worker: delta(...worker, STORE_STATEMENTS, ['collection', 'command']) }
         : null,
       activities: worker ? delta(...worker, 'predex_activity_duration_seconds_count', 'activity') : null,
       market_steps: worker ? total(delta(...worker, 'predex_market_steps_total')) : null,
@@ -187,6 +193,8 @@ export function costPerOrder(c: CostCounts, orders: number): Record<string, unkn
   const sumOps = (names: string[]) => (ops ? r3(names.reduce((a, k) => a + (ops[k] ?? 0), 0) / n) : null);
   const storeApi = c.store_commands?.api ?? null;
   const storeWorker = c.store_commands?.worker ?? null;
+  const statementsApi = c.store_statements?.api ?? null;
+  const statementsWorker = c.store_statements?.worker ?? null;
   return {
     orders: orders,
     window_s: r3(c.seconds),
@@ -199,6 +207,15 @@ export function costPerOrder(c: CostCounts, orders: number): Record<string, unkn
         worker_by_command: each(byCommand(storeWorker), n),
         api_by_collection: each(storeApi, n),
         worker_by_collection: each(storeWorker, n),
+      }
+      : null,
+    store_statements_per_order: statementsApi && statementsWorker
+      ? {
+        total: r3((total(statementsApi) + total(statementsWorker)) / n),
+        api: r3(total(statementsApi) / n),
+        worker: r3(total(statementsWorker) / n),
+        api_by_collection: each(statementsApi, n),
+        worker_by_collection: each(statementsWorker, n),
       }
       : null,
     signals_per_order: sumOps(SIGNALS),

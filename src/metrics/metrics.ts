@@ -103,6 +103,12 @@ export const storeDuration = new Histogram({
   buckets: SECONDS,
   registers: [registry],
 });
+export const storeStatements = new Counter({
+  name: 'predex_store_statements_total',
+  help: 'Documents inserted and update or delete statements sent in database commands, by command name and collection',
+  labelNames: ['command', 'collection'] as const,
+  registers: [registry],
+});
 export const activityDuration = new Histogram({
   name: 'predex_activity_duration_seconds',
   help: 'Temporal activity run time in this worker, by activity name and outcome (ok, failed)',

@@ -26,6 +26,7 @@ describe('bench cost counting', () => {
     const counts: CostCounts = {
       seconds: 10,
       store_commands: { api: { 'orders insert': 200, 'fills insert': 100, 'orders find': 100 }, worker: { 'orders update': 50 } },
+      store_statements: { api: { 'orders insert': 400 }, worker: { 'orders update': 300, 'order_handoffs delete': 100 } },
       activities: { applyMatchBatch: 20 },
       market_steps: 20,
       worker_sdk: { workflow_tasks: 40, sticky_cache_misses: 0 },
@@ -40,6 +41,9 @@ describe('bench cost counting', () => {
       total: 2.25, api: 2, worker: 0.25,
       api_by_command: { insert: 1.5, find: 0.5 }, worker_by_command: { update: 0.25 },
       api_by_collection: { 'orders insert': 1, 'fills insert': 0.5, 'orders find': 0.5 }, worker_by_collection: { 'orders update': 0.25 },
+    });
+    expect(cost.store_statements_per_order).toEqual({
+      total: 4, api: 2, worker: 2, api_by_collection: { 'orders insert': 2 }, worker_by_collection: { 'orders update': 1.5, 'order_handoffs delete': 0.5 },
     });
     expect(cost.signals_per_order).toBe(0.75);
     expect(cost.workflow_tasks_per_order).toBe(0.2);
