@@ -1,9 +1,11 @@
 /** The market's rows of a step: book levels, the public book seq and the ticker. */
 import type { mongo } from 'mongoose';
-import { bulk } from '../../src/db/bulk-writes';
+import { bulk, bulkCounts } from '../../src/db/bulk-writes';
+import { bookLevelIdOf } from '../../src/matching/book-level-ids';
 import { timed } from '../../src/logging/stage-timings';
 import type { BatchWrite } from '../../src/matching/payloads';
 import { priceOfTicks } from '../../src/presenters/present-ticker';
+import type { BookLevelRow } from '../../src/matching/collections';
 import type { MarketContext } from './context';
 
 export function createMarketRowWrites({ c }: MarketContext) {
@@ -24,11 +26,23 @@ export function createMarketRowWrites({ c }: MarketContext) {
       // An emptied level stays as a row of remaining '0' with its seq (readers skip those), not
       // deleted: a late write of an earlier step (a stale attempt still running) would otherwise
       // find no newer row to lose to and insert the old level again (a phantom level). At most
-      // one row per side and tick.
-      await timed('step.levels', () => bulk(c.bookLevels, [...levels.values()].map((l): mongo.AnyBulkWriteOperation<mongo.Document> => {
-        const key = { ...filter, side: l.side === 'bid' ? 'BID' : 'ASK', ticks: l.price, seq: { $lt: l.bookSeq } };
-        return { updateOne: { filter: key, update: { $set: { price: priceOfTicks(l.price), remaining: l.remaining, seq: l.bookSeq } }, upsert: true } };
-      })));
+      // one row per side and tick, written by its key (src/matching/book-level-ids.ts).
+      const rows = [...levels.values()].map((l) => ({ ...l, side: l.side === 'bid' ? 'BID' as const : 'ASK' as const }));
+      const set = (l: (typeof rows)[number]) => ({ $set: { price: priceOfTicks(l.price), remaining: l.remaining, seq: l.bookSeq } });
+      const keyed = await timed('step.levels', () => bulkCounts(c.bookLevels, rows.map((l): mongo.AnyBulkWriteOperation<BookLevelRow> => ({
+        updateOne: {
+          filter: { _id: bookLevelIdOf(filter.chain_id, filter.condition_id, l.side, l.price), seq: { $lt: l.bookSeq } },
+          update: { ...set(l), $setOnInsert: { ...filter, side: l.side, ticks: l.price } },
+          upsert: true,
+        },
+      }))));
+      // A write that neither matched nor inserted met a newer row (a retried or stale step), or a
+      // row written before levels had keys: those go again by the level's fields, guarded alike.
+      if (keyed.matched + keyed.upserted < rows.length) {
+        await timed('step.levelsByFields', () => bulkCounts(c.bookLevels, rows.map((l): mongo.AnyBulkWriteOperation<BookLevelRow> => ({
+          updateOne: { filter: { ...filter, side: l.side, ticks: l.price, seq: { $lt: l.bookSeq } }, update: set(l), upsert: true },
+        }))));
+      }
       await c.bookStates.updateOne(filter, { $max: { seq: batch.counters.bookSeq }, $set: { updated_at: at } });
     })();
     const t = batch.ticker;

@@ -17,6 +17,8 @@ export function printCostTable(model: { single: unknown; batched: unknown }, cpu
   const counted: [string, string[]][] = [
     ['store commands, API', ['store_commands_per_order', 'api']],
     ['store commands, worker', ['store_commands_per_order', 'worker']],
+    ['store statements (rows), API', ['store_statements_per_order', 'api']],
+    ['store statements (rows), worker', ['store_statements_per_order', 'worker']],
     ['Temporal signals', ['signals_per_order']],
     ['Temporal workflow tasks', ['workflow_tasks_per_order']],
     ['Temporal activity tasks', ['activity_tasks_per_order']],
@@ -26,11 +28,13 @@ export function printCostTable(model: { single: unknown; batched: unknown }, cpu
     ['market steps', ['market_steps_per_order']],
   ];
   for (const [label, path] of counted) rows.push([label, pick(single, path), pick(batched, path)]);
-  // The commands behind the store figures, busiest first (by the single-order phase).
-  for (const who of ['api', 'worker']) {
-    const commands = pick(single, ['store_commands_per_order', `${who}_by_command`]) as Numbers;
-    for (const name of Object.keys(commands ?? {}).slice(0, 5)) {
-      rows.push([`  ${who} ${name}`, commands?.[name], pick(batched, ['store_commands_per_order', `${who}_by_command`, name])]);
+  // The commands and rows behind the store figures by collection, busiest first (by the single-order phase).
+  for (const [figure, what] of [['store_commands_per_order', 'commands'], ['store_statements_per_order', 'rows']]) {
+    for (const who of ['api', 'worker']) {
+      const counts = pick(single, [figure, `${who}_by_collection`]) as Numbers;
+      for (const name of Object.keys(counts ?? {}).slice(0, 8)) {
+        rows.push([`  ${who} ${what} ${name}`, counts?.[name], pick(batched, [figure, `${who}_by_collection`, name])]);
+      }
     }
   }
   const io = (pick(single, ['bytes_per_order']) ?? {}) as Record<string, unknown>;

@@ -37,7 +37,10 @@ interface Snapshot {
 /** Counts over a window (after minus before). */
 export interface CostCounts {
   seconds: number;
+  /** Keyed by "collection command" (e.g. "orders insert"; a command of no collection is " ping"). */
   store_commands: { api: Record<string, number>; worker: Record<string, number> } | null;
+  /** Rows written or changed by those commands (inserted documents, update and delete statements), keyed alike. */
+  store_statements: { api: Record<string, number>; worker: Record<string, number> } | null;
   activities: Record<string, number> | null;
   market_steps: number | null;
   /** The worker's Temporal SDK: workflow tasks run, sticky cache misses (a task replayed from history). */
@@ -50,7 +53,7 @@ export interface CostCounts {
   io: Record<string, Io> | null;
 }
 
-const KEEP = /^(predex_store_command_duration_seconds_count|predex_activity_duration_seconds_count|predex_market_steps_total|temporal_workflow_task_execution_latency(_seconds)?_count|temporal_sticky_cache_miss_total|service_requests|persistence_requests|event_blob_size_(sum|count))$/;
+const KEEP = /^(predex_store_command_duration_seconds_count|predex_store_statements_total|predex_activity_duration_seconds_count|predex_market_steps_total|temporal_workflow_task_execution_latency(_seconds)?_count|temporal_sticky_cache_miss_total|service_requests|persistence_requests|event_blob_size_(sum|count))$/;
 
 async function scrape(url: string | null): Promise<Sample[] | null> {
   if (!url) return null;
@@ -85,7 +88,7 @@ async function snapshot(s: CostSources): Promise<Snapshot> {
 }
 
 /** after − before of `sumBy`, as an object (keys that did not move left out). */
-function delta(before: Sample[], after: Sample[], name: string | RegExp, by = '', where: Record<string, string> = {}): Record<string, number> {
+function delta(before: Sample[], after: Sample[], name: string | RegExp, by: string | string[] = '', where: Record<string, string> = {}): Record<string, number> {
   const then = sumBy(before, name, by, where);
   const out: Record<string, number> = {};
   for (const [k, v] of sumBy(after, name, by, where)) {
@@ -94,6 +97,9 @@ function delta(before: Sample[], after: Sample[], name: string | RegExp, by = ''
   }
   return out;
 }
+
+const STORE_COMMANDS = 'predex_store_command_duration_seconds_count';
+const STORE_STATEMENTS = 'predex_store_statements_total';
 
 const total = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
 
@@ -130,7 +136,10 @@ export class CostMeter {
     return {
       seconds,
       store_commands: api && worker
-        ? { api: delta(...api, 'predex_store_command_duration_seconds_count', 'command'), worker: delta(...worker, 'predex_store_command_duration_seconds_count', 'command') }
+        ? { api: delta(...api, STORE_COMMANDS, ['collection', 'command']), worker: delta(...worker, STORE_COMMANDS, ['collection', 'command']) }
+        : null,
+      store_statements: api && worker
+        ? { api: delta(...api, STORE_STATEMENTS, ['collection', 'command']), worker: delta(...worker, STORE_STATEMENTS, ['collection', 'command']) }
         : null,
       activities: worker ? delta(...worker, 'predex_activity_duration_seconds_count', 'activity') : null,
       market_steps: worker ? total(delta(...worker, 'predex_market_steps_total')) : null,
@@ -153,6 +162,16 @@ const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 const each = (r: Record<string, number>, n: number): Record<string, number> =>
   Object.fromEntries(Object.entries(r).sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, r3(v / n)]));
 
+/** "collection command" counts added up by command alone. */
+function byCommand(r: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, v] of Object.entries(r)) {
+    const command = key.slice(key.lastIndexOf(' ') + 1);
+    out[command] = (out[command] ?? 0) + v;
+  }
+  return out;
+}
+
 /** Temporal frontend operations that are a signal, a workflow task's end, an activity task's end. */
 const SIGNALS = ['SignalWithStartWorkflowExecution', 'SignalWorkflowExecution'];
 const WORKFLOW_TASKS = ['RespondWorkflowTaskCompleted', 'RespondWorkflowTaskFailed'];
@@ -174,6 +193,8 @@ export function costPerOrder(c: CostCounts, orders: number): Record<string, unkn
   const sumOps = (names: string[]) => (ops ? r3(names.reduce((a, k) => a + (ops[k] ?? 0), 0) / n) : null);
   const storeApi = c.store_commands?.api ?? null;
   const storeWorker = c.store_commands?.worker ?? null;
+  const statementsApi = c.store_statements?.api ?? null;
+  const statementsWorker = c.store_statements?.worker ?? null;
   return {
     orders: orders,
     window_s: r3(c.seconds),
@@ -182,8 +203,19 @@ export function costPerOrder(c: CostCounts, orders: number): Record<string, unkn
         total: r3((total(storeApi) + total(storeWorker)) / n),
         api: r3(total(storeApi) / n),
         worker: r3(total(storeWorker) / n),
-        api_by_command: each(storeApi, n),
-        worker_by_command: each(storeWorker, n),
+        api_by_command: each(byCommand(storeApi), n),
+        worker_by_command: each(byCommand(storeWorker), n),
+        api_by_collection: each(storeApi, n),
+        worker_by_collection: each(storeWorker, n),
+      }
+      : null,
+    store_statements_per_order: statementsApi && statementsWorker
+      ? {
+        total: r3((total(statementsApi) + total(statementsWorker)) / n),
+        api: r3(total(statementsApi) / n),
+        worker: r3(total(statementsWorker) / n),
+        api_by_collection: each(statementsApi, n),
+        worker_by_collection: each(statementsWorker, n),
       }
       : null,
     signals_per_order: sumOps(SIGNALS),

@@ -1,4 +1,4 @@
-/** Reading Prometheus text exposition: enough to add up counters by one label. */
+/** Reading Prometheus text exposition: enough to add up counters by a label or two. */
 
 export interface Sample {
   name: string;
@@ -24,13 +24,16 @@ export function parsePrometheus(text: string, keep: (name: string) => boolean): 
   return out;
 }
 
-/** Sum of the samples of `name` matching `where`, per value of label `by` ('' = one total under ''). */
-export function sumBy(samples: Sample[], name: string | RegExp, by = '', where: Record<string, string> = {}): Map<string, number> {
+/**
+ * Sum of the samples of `name` matching `where`, per value of label `by` ('' = one total under '');
+ * several labels key by their values joined with a space.
+ */
+export function sumBy(samples: Sample[], name: string | RegExp, by: string | string[] = '', where: Record<string, string> = {}): Map<string, number> {
   const out = new Map<string, number>();
   for (const s of samples) {
     if (typeof name === 'string' ? s.name !== name : !name.test(s.name)) continue;
     if (Object.entries(where).some(([k, v]) => s.labels[k] !== v)) continue;
-    const key = by ? s.labels[by] ?? '' : '';
+    const key = (Array.isArray(by) ? by : by ? [by] : []).map((l) => s.labels[l] ?? '').join(' ');
     out.set(key, (out.get(key) ?? 0) + s.value);
   }
   return out;

@@ -32,14 +32,24 @@ export async function insertNew<T extends mongo.Document>(collection: mongo.Coll
  * Returns how many of its filters matched a document (guarded writes learn how many landed).
  */
 export async function bulk<T extends mongo.Document>(collection: mongo.Collection<T>, ops: mongo.AnyBulkWriteOperation<T>[]): Promise<number> {
+  return (await bulkCounts(collection, ops)).matched;
+}
+
+/** `bulk`, answering also how many of its upserts inserted a document. */
+export async function bulkCounts<T extends mongo.Document>(collection: mongo.Collection<T>, ops: mongo.AnyBulkWriteOperation<T>[]): Promise<{ matched: number; upserted: number }> {
   let matched = 0;
+  let upserted = 0;
   for (let i = 0; i < ops.length; i += BULK_CHUNK) {
     try {
-      matched += (await collection.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false })).matchedCount;
+      const result = await collection.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
+      matched += result.matchedCount;
+      upserted += result.upsertedCount;
     } catch (error) {
       if (!onlyDuplicateKeys(error)) throw error;
-      matched += (error as { result?: { matchedCount?: number } }).result?.matchedCount ?? 0;
+      const result = (error as { result?: { matchedCount?: number; upsertedCount?: number } }).result;
+      matched += result?.matchedCount ?? 0;
+      upserted += result?.upsertedCount ?? 0;
     }
   }
-  return matched;
+  return { matched, upserted };
 }

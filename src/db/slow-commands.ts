@@ -5,10 +5,11 @@
  */
 import type { Connection } from 'mongoose';
 import type { Logger } from '../logging/logger';
+import { commandCollection } from './command-collection';
 
 interface Started {
   command: string;
-  collection: unknown;
+  collection: string;
   filter: string[];
 }
 
@@ -20,9 +21,7 @@ export function logSlowCommands(connection: Connection, logger: Logger, threshol
   client.on('commandStarted', (event) => {
     if (started.size > 10_000) started.clear(); // events of a dropped connection never finish
     const body = event.command as Record<string, unknown>;
-    // A getMore names its cursor first and its collection in `collection`.
-    const collection = event.commandName === 'getMore' ? body.collection : body[event.commandName];
-    started.set(event.requestId, { command: event.commandName, collection, filter: FILTERED.has(event.commandName) ? filterKeys(body) : [] });
+    started.set(event.requestId, { command: event.commandName, collection: commandCollection(event.commandName, body), filter: FILTERED.has(event.commandName) ? filterKeys(body) : [] });
   });
   const finish = (event: { requestId: number; duration: number }, failed: boolean) => {
     const seen = started.get(event.requestId);

@@ -73,12 +73,15 @@ export interface FillRecord {
   updated_at: Date;
 }
 
+export type BookLevelRow = Document & { _id?: string };
+
 export interface MatchingCollections {
   orders: Collection<StoredOrder>;
   fills: Collection<FillRecord>;
   /** Public trades, `_id` = trade id: written when a trade settles (CONFIRMED or FAILED). */
   trades: Collection<Document & { _id?: string }>;
-  bookLevels: Collection<Document>;
+  /** `_id` = bookLevelIdOf (src/matching/book-level-ids.ts); rows written before keys have an ObjectId. */
+  bookLevels: Collection<BookLevelRow>;
   bookStates: Collection<Document>;
   tickers: Collection<Document>;
   markets: Collection<Document>;
@@ -103,7 +106,7 @@ export function matchingCollections(connection: Connection): MatchingCollections
     orders: db.collection<StoredOrder>('orders'),
     fills: db.collection<FillRecord>('fills'),
     trades: db.collection<Document & { _id?: string }>('trades'),
-    bookLevels: db.collection('book_levels'),
+    bookLevels: db.collection<BookLevelRow>('book_levels'),
     bookStates: db.collection('book_states'),
     tickers: db.collection('tickers'),
     markets: db.collection('markets'),

@@ -98,9 +98,15 @@ export const chainDuration = new Histogram({
 });
 export const storeDuration = new Histogram({
   name: 'predex_store_command_duration_seconds',
-  help: 'Database command latency, by command name and outcome (ok, failed)',
-  labelNames: ['command', 'outcome'] as const,
+  help: 'Database command latency, by command name, collection ("" for none) and outcome (ok, failed)',
+  labelNames: ['command', 'collection', 'outcome'] as const,
   buckets: SECONDS,
+  registers: [registry],
+});
+export const storeStatements = new Counter({
+  name: 'predex_store_statements_total',
+  help: 'Documents inserted and update or delete statements sent in database commands, by command name and collection',
+  labelNames: ['command', 'collection'] as const,
   registers: [registry],
 });
 export const activityDuration = new Histogram({
