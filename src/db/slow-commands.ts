@@ -6,6 +6,7 @@
 import type { Connection } from 'mongoose';
 import type { Logger } from '../logging/logger';
 import { commandCollection } from './command-collection';
+import { followCommands } from './commands-in-flight';
 
 interface Started {
   command: string;
@@ -16,21 +17,13 @@ interface Started {
 const FILTERED = new Set(['find', 'update', 'delete', 'count', 'findAndModify', 'aggregate', 'distinct']);
 
 export function logSlowCommands(connection: Connection, logger: Logger, thresholdMs: number): void {
-  const client = connection.getClient();
-  const started = new Map<number, Started>();
-  client.on('commandStarted', (event) => {
-    if (started.size > 10_000) started.clear(); // events of a dropped connection never finish
+  followCommands<Started>(connection, (event) => {
     const body = event.command as Record<string, unknown>;
-    started.set(event.requestId, { command: event.commandName, collection: commandCollection(event.commandName, body), filter: FILTERED.has(event.commandName) ? filterKeys(body) : [] });
-  });
-  const finish = (event: { requestId: number; duration: number }, failed: boolean) => {
-    const seen = started.get(event.requestId);
-    started.delete(event.requestId);
+    return { command: event.commandName, collection: commandCollection(event.commandName, body), filter: FILTERED.has(event.commandName) ? filterKeys(body) : [] };
+  }, (seen, event, failed) => {
     if (!seen || event.duration < thresholdMs) return;
     logger.warn({ ...seen, ms: Math.round(event.duration), failed }, 'slow database command');
-  };
-  client.on('commandSucceeded', (event) => finish(event, false));
-  client.on('commandFailed', (event) => finish(event, true));
+  });
 }
 
 /** Top-level field names of the command's filter(s), e.g. ["_id", "applied_seq"]. */
