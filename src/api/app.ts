@@ -21,15 +21,20 @@ export interface AppDeps {
   limitByIp?: RequestHandler;
 }
 
+/**
+ * What every request passes before its body is read: correlation id, metrics, the request log and
+ * the per-address limit. The lean path (lean-routes.ts) runs the same list.
+ */
+export function requestFront(deps: Pick<AppDeps, 'logger' | 'limitByIp'>): RequestHandler[] {
+  return [correlationId, httpMetrics(), requestLog(deps.logger), ...(deps.limitByIp ? [deps.limitByIp] : [])];
+}
+
 /** Builds the Express app: correlation id, logs, JSON parsing, routes, then the error envelope. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
-  app.use(correlationId);
-  app.use(httpMetrics());
-  app.use(requestLog(deps.logger));
-  if (deps.limitByIp) app.use(deps.limitByIp);
+  app.use(requestFront(deps));
   app.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
   app.use(healthRoutes(deps.readiness));
   app.use(metricsRoutes());

@@ -12,10 +12,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors';
 import type { Logger } from '../logging/logger';
-import { correlationId } from '../http/middleware/correlation-id';
 import { errorHandler } from '../http/middleware/error-handler';
-import { requestLog } from '../http/middleware/request-log';
-import { httpMetrics } from './http-metrics';
+import { requestFront } from './app';
 
 export interface LeanRoute {
   method: 'POST';
@@ -90,7 +88,7 @@ function runChain(handlers: RequestHandler[], req: Request, res: Response, onErr
 export function withLeanRoutes(app: Express, routes: LeanRoute[], deps: LeanRouteDeps): Listener {
   if (routes.length === 0) return app;
   const byTarget = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]));
-  const front: RequestHandler[] = [correlationId, httpMetrics(), requestLog(deps.logger), ...(deps.limitByIp ? [deps.limitByIp] : []), jsonBody];
+  const front: RequestHandler[] = [...requestFront(deps), jsonBody];
   const onError: ErrorRequestHandler = errorHandler(deps.logger);
   return (incoming, outgoing) => {
     const route = byTarget.get(`${incoming.method ?? ''} ${incoming.url ?? ''}`);
