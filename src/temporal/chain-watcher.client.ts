@@ -6,7 +6,7 @@
  * alone too), so a watcher on another queue was left by a deployment that moved queues, and no
  * worker of ours would ever run it: the starting worker ends it and starts its own.
  */
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { ChainWatcherInput, chainWatcherWorkflow } from '../../workflows/chain-watcher.workflow';
 
 export function chainWatcherWorkflowId(chainId: number): string {
@@ -27,6 +27,11 @@ export async function startChainWatcher(client: Client, taskQueue: string, input
   await start();
   const running = await client.workflow.getHandle(workflowId).describe();
   if (running.status.name !== 'RUNNING' || running.taskQueue === taskQueue) return;
-  await client.workflow.getHandle(workflowId, running.runId).terminate(`taken over by the worker of task queue ${taskQueue}`);
+  try {
+    await client.workflow.getHandle(workflowId, running.runId).terminate(`taken over by the worker of task queue ${taskQueue}`);
+  } catch (error) {
+    // Workers starting together all find the old one; the first ends it and the rest find it ended.
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
   await start();
 }

@@ -254,6 +254,20 @@ describe('the chain watcher', () => {
     }
   });
 
+  test('when two workers of a new queue start together beside a watcher of another queue, then both start and one watcher runs on the new queue', async () => {
+    const chainId = 4_000_000 + Math.floor(Math.random() * 1_000_000);
+    const [gone, current] = [uniqueTaskQueue('gone'), uniqueTaskQueue('current')];
+    const handle = stack.client.workflow.getHandle(chainWatcherWorkflowId(chainId));
+    try {
+      await startChainWatcher(stack.client, gone, { chainId });
+      await Promise.all([1, 2, 3].map(() => startChainWatcher(stack.client, current, { chainId })));
+      const now = await handle.describe();
+      expect([now.status.name, now.taskQueue]).toEqual(['RUNNING', current]);
+    } finally {
+      await handle.terminate('test done').catch(() => undefined);
+    }
+  });
+
   test('when its history passes the limit, then the watcher continues as new and the next run goes on from the cursor with the counters', async () => {
     const workflowId = `chain-watcher-rollover-${Date.now()}`;
     const handle = await stack.client.workflow.start('chainWatcherWorkflow', {
