@@ -2,7 +2,9 @@ import { createRateLimits, type RateLimitSettings } from '../../src/http/middlew
 import { Router } from 'express';
 import type { Connection } from 'mongoose';
 import pino from 'pino';
-import { startApiServer } from '../../src/api/server';
+import { startApiServer, type RunningApi } from '../../src/api/server';
+import { consumeWsToken } from '../../src/auth';
+import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
 import { ApiModules, buildRootRouters, buildV1Routers, createApiModules } from '../../src/api/routes';
 import { authOf } from '../../src/auth/auth.middleware';
 import type { JwtVerifierOptions } from '../../src/auth/jwt-verifier';
@@ -87,6 +89,24 @@ export async function startHarness(
       await api.close();
     },
   };
+}
+
+/** The API as src/api/main.ts wires it: the REST modules (auth, keys, ws tokens) and the gateway on one port. */
+export async function startApiWithGateway(db: Connection, keyCheckMs: number): Promise<{ api: RunningApi; modules: ApiModules }> {
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const modules = createApiModules({
+    db, logger, chains: createChainRegistry([TEST_CHAIN]), preparerFor: () => createTestConditionPreparer(),
+    apiKeyPepper: PEPPER, jwt: { secret: JWT_SECRET }, apiKeyUsageFlushMs: 60_000,
+  });
+  const api = await startApiServer({
+    host: '127.0.0.1', port: 0, logger, readiness: [], v1Routers: buildV1Routers(modules),
+    socketOptions: GATEWAY_SOCKET_OPTIONS,
+    attachGateway: (io) => attachGateway(io, {
+      db, logger, consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token),
+      keyStates: (keyIds) => modules.apiKeys.states(keyIds), limits: { keyCheckMs },
+    }),
+  });
+  return { api, modules };
 }
 
 /** An HS256 JWT for `wallet` (claims overridable), signed with the test secret unless told otherwise. */

@@ -1,13 +1,9 @@
 import type { Socket as ClientSocket } from 'socket.io-client';
-import { buildV1Routers, createApiModules, type ApiModules } from '../../src/api/routes';
-import { startApiServer, type RunningApi } from '../../src/api/server';
-import { consumeWsToken } from '../../src/auth';
-import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
-import { createChainRegistry } from '../../src/markets/chains';
-import { call, JWT_SECRET, PEPPER, signJwt, TEST_CHAIN } from '../api/app-harness';
-import { createTestConditionPreparer } from '../api/test-condition-preparer';
+import type { ApiModules } from '../../src/api/routes';
+import type { RunningApi } from '../../src/api/server';
+import { call, signJwt, startApiWithGateway } from '../api/app-harness';
 import { useTestDatabase } from '../helpers/test-database';
-import { client, connected, eventually, logger, request, wallet } from '../gateway/gateway-harness';
+import { client, connected, eventually, request, wallet } from '../gateway/gateway-harness';
 
 const KEY_CHECK_MS = 100;
 
@@ -18,18 +14,7 @@ describe('a socket opened with a JWT-issued ws token lives as long as that JWT',
   const sockets: ClientSocket[] = [];
 
   beforeAll(async () => {
-    modules = createApiModules({
-      db: db(), logger, chains: createChainRegistry([TEST_CHAIN]), preparerFor: () => createTestConditionPreparer(),
-      apiKeyPepper: PEPPER, jwt: { secret: JWT_SECRET }, apiKeyUsageFlushMs: 60_000,
-    });
-    api = await startApiServer({
-      host: '127.0.0.1', port: 0, logger, readiness: [], v1Routers: buildV1Routers(modules),
-      socketOptions: GATEWAY_SOCKET_OPTIONS,
-      attachGateway: (io) => attachGateway(io, {
-        db: db(), logger, consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token),
-        keyStates: (keyIds) => modules.apiKeys.states(keyIds), limits: { keyCheckMs: KEY_CHECK_MS },
-      }),
-    });
+    ({ api, modules } = await startApiWithGateway(db(), KEY_CHECK_MS));
   });
   afterAll(async () => {
     for (const s of sockets.splice(0)) s.disconnect();

@@ -1,18 +1,13 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Socket as ClientSocket } from 'socket.io-client';
-import { buildV1Routers, createApiModules, ApiModules } from '../../src/api/routes';
-import { RunningApi, startApiServer } from '../../src/api/server';
-import { consumeWsToken } from '../../src/auth';
-import { attachGateway, GATEWAY_SOCKET_OPTIONS } from '../../src/gateway';
-import { createChainRegistry } from '../../src/markets/chains';
-import { call, JWT_SECRET, keyPair, PEPPER, signJwt, TEST_CHAIN } from '../api/app-harness';
+import type { ApiModules } from '../../src/api/routes';
+import type { RunningApi } from '../../src/api/server';
+import { call, keyPair, signJwt, startApiWithGateway } from '../api/app-harness';
 import { watchOutput } from '../helpers/child-output';
-import { createTestConditionPreparer } from '../api/test-condition-preparer';
 import { useTestDatabase } from '../helpers/test-database';
-import { client, connected, eventually, logger, newPublisher, refused, request, seedMarket, wallet } from './gateway-harness';
+import { client, connected, eventually, newPublisher, refused, request, seedMarket, wallet } from './gateway-harness';
 
-/** The API process as src/api/main.ts should wire it: REST auth routes and the gateway on one port. */
 /** How often the gateway checks its connections' API keys in these tests. */
 const KEY_CHECK_MS = 100;
 
@@ -23,18 +18,7 @@ describe('realtime gateway end to end: POST /v1/auth/ws-token, the handshake and
   const sockets: ClientSocket[] = [];
 
   beforeAll(async () => {
-    modules = createApiModules({
-      db: db(), logger, chains: createChainRegistry([TEST_CHAIN]), preparerFor: () => createTestConditionPreparer(),
-      apiKeyPepper: PEPPER, jwt: { secret: JWT_SECRET }, apiKeyUsageFlushMs: 60_000,
-    });
-    api = await startApiServer({
-      host: '127.0.0.1', port: 0, logger, readiness: [], v1Routers: buildV1Routers(modules),
-      socketOptions: GATEWAY_SOCKET_OPTIONS,
-      attachGateway: (io) => attachGateway(io, {
-        db: db(), logger, consumeWsToken: (token) => consumeWsToken(modules.wsTokens, token),
-        keyStates: (keyIds) => modules.apiKeys.states(keyIds), limits: { keyCheckMs: KEY_CHECK_MS },
-      }),
-    });
+    ({ api, modules } = await startApiWithGateway(db(), KEY_CHECK_MS));
   });
   afterEach(() => {
     for (const s of sockets.splice(0)) s.disconnect();
